@@ -1,0 +1,96 @@
+# Build helpers shared by every module: warnings, sanitizers, nrt_module(), nrt_add_test().
+
+set(NRT_WARNINGS -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+    -Wpointer-arith -Wcast-qual -Wvla -Wformat=2 -Wundef)
+set(NRT_CXX_WARNINGS -Wall -Wextra -Werror)
+
+if(NRT_SANITIZE STREQUAL "address")
+  add_compile_options(-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer)
+  add_link_options(-fsanitize=address,undefined)
+  add_compile_definitions(NRT_UNDER_SANITIZER=1)
+elseif(NRT_SANITIZE STREQUAL "thread")
+  add_compile_options(-fsanitize=thread -fno-omit-frame-pointer)
+  add_link_options(-fsanitize=thread)
+  add_compile_definitions(NRT_UNDER_SANITIZER=1)
+elseif(NOT NRT_SANITIZE STREQUAL "")
+  message(FATAL_ERROR "NRT_SANITIZE must be '', 'address' or 'thread'")
+endif()
+
+find_package(Threads REQUIRED)
+
+# All library sources go into one object library; shared and static libnrt are made from it.
+add_library(nrt_objects OBJECT)
+target_include_directories(nrt_objects PUBLIC
+  $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
+  $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/src>)
+target_compile_options(nrt_objects PRIVATE $<$<COMPILE_LANGUAGE:C>:${NRT_WARNINGS}>)
+target_compile_definitions(nrt_objects PRIVATE NRT_BUILDING_LIBRARY=1)
+if(NOT NRT_STATS)
+  target_compile_definitions(nrt_objects PRIVATE NRT_NO_STATS=1)
+endif()
+
+# nrt_module(NAME SOURCES files... [LIBS libs...] [INCLUDES dirs...] [DEFINITIONS defs...])
+# Adds a module's sources to libnrt and records what it links against.
+function(nrt_module name)
+  cmake_parse_arguments(M "" "" "SOURCES;LIBS;INCLUDES;DEFINITIONS" ${ARGN})
+  foreach(src IN LISTS M_SOURCES)
+    target_sources(nrt_objects PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/${src})
+  endforeach()
+  if(M_INCLUDES)
+    target_include_directories(nrt_objects SYSTEM PRIVATE ${M_INCLUDES})
+  endif()
+  if(M_DEFINITIONS)
+    target_compile_definitions(nrt_objects PRIVATE ${M_DEFINITIONS})
+  endif()
+  set_property(GLOBAL APPEND PROPERTY NRT_LINK_LIBS ${M_LIBS})
+  set_property(GLOBAL APPEND PROPERTY NRT_MODULE_NAMES ${name})
+endfunction()
+
+function(nrt_finish_library)
+  get_property(libs GLOBAL PROPERTY NRT_LINK_LIBS)
+  list(REMOVE_DUPLICATES libs)
+  add_library(nrt SHARED $<TARGET_OBJECTS:nrt_objects>)
+  add_library(nrt_static STATIC $<TARGET_OBJECTS:nrt_objects>)
+  set_target_properties(nrt_static PROPERTIES OUTPUT_NAME nrt)
+  set_target_properties(nrt PROPERTIES VERSION ${PROJECT_VERSION} SOVERSION ${PROJECT_VERSION_MAJOR})
+  foreach(t nrt nrt_static)
+    target_include_directories(${t} PUBLIC
+      $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
+      $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+    target_link_libraries(${t} PRIVATE ${libs} Threads::Threads ${CMAKE_DL_LIBS} m)
+  endforeach()
+  # The static library's users need its dependencies too.
+  target_link_libraries(nrt_static INTERFACE ${libs} Threads::Threads ${CMAKE_DL_LIBS} m)
+  set(NRT_ALL_LINK_LIBS "${libs}" PARENT_SCOPE)
+endfunction()
+
+# Valgrind memcheck twins of the tests labelled 'valgrind' (plain builds only): label 'memcheck'.
+find_program(NRT_VALGRIND valgrind)
+function(nrt_add_memcheck name)
+  if(NRT_VALGRIND AND NRT_SANITIZE STREQUAL "")
+    add_test(NAME memcheck_${name}
+      COMMAND ${NRT_VALGRIND} --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect
+              --show-leak-kinds=definite,indirect --track-origins=yes --quiet $<TARGET_FILE:${name}> ${ARGN})
+    set_tests_properties(memcheck_${name} PROPERTIES LABELS memcheck TIMEOUT 900
+      ENVIRONMENT NRT_UNDER_VALGRIND=1)
+  endif()
+endfunction()
+
+# nrt_add_test(NAME SOURCES files... [LIBS libs...] [LABELS labels...] [ARGS args...] [TIMEOUT s])
+# A C test executable linked against the static library (tests may use internal headers).
+# Label 'valgrind' marks tests that the test command also runs under valgrind memcheck.
+function(nrt_add_test name)
+  cmake_parse_arguments(T "" "TIMEOUT" "SOURCES;LIBS;LABELS;ARGS;INCLUDES" ${ARGN})
+  add_executable(${name} ${T_SOURCES})
+  target_link_libraries(${name} PRIVATE nrt_static nrt_testkit ${T_LIBS})
+  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/tests ${T_INCLUDES})
+  target_compile_options(${name} PRIVATE $<$<COMPILE_LANGUAGE:C>:${NRT_WARNINGS}>)
+  add_test(NAME ${name} COMMAND ${name} ${T_ARGS})
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT 300)
+  endif()
+  set_tests_properties(${name} PROPERTIES LABELS "${T_LABELS}" TIMEOUT ${T_TIMEOUT})
+  if("valgrind" IN_LIST T_LABELS)
+    nrt_add_memcheck(${name} ${T_ARGS})
+  endif()
+endfunction()
