@@ -50,6 +50,56 @@ NRT_API void nrt_str_retain(const nrt_str *s);
 /* Drops the value's reference (atomic; nothing for a borrowed view) and empties *s. */
 NRT_API void nrt_str_release(nrt_str *s);
 
+/* ---------------------------------------------------------------------------------------
+ * Conventions for operations (every section below follows them):
+ * - Pure kernels work on (const char *s, int64_t len) valid UTF-8 and never allocate. An
+ *   operation producing a string has `nrt_str_X_size(...)` (exact output bytes) and
+ *   `nrt_str_X_into(..., char *out)` (writes them, returns the byte count).
+ * - Managed wrappers take `const nrt_str *` inputs and an `nrt_str *out` that receives a new
+ *   reference: the input itself (retained) when the result equals it, the shared empty
+ *   string, or one new allocation. They return NRT_OK or an error code (NRT_ENOMEM, or the
+ *   Python exception's code with Python's message in err).
+ * --------------------------------------------------------------------------------------- */
+
+/* ---------------------------------------------------------------- case mapping
+ * Python's str.upper/lower/casefold/capitalize/title/swapcase with full case mappings
+ * (SpecialCasing), Final_Sigma in lower/swapcase/capitalize/title, Python's title rules. */
+NRT_API int64_t nrt_str_upper_size(const char *s, int64_t len);
+NRT_API int64_t nrt_str_upper_into(const char *s, int64_t len, char *out);
+NRT_API int64_t nrt_str_lower_size(const char *s, int64_t len);
+NRT_API int64_t nrt_str_lower_into(const char *s, int64_t len, char *out);
+NRT_API int64_t nrt_str_casefold_size(const char *s, int64_t len);
+NRT_API int64_t nrt_str_casefold_into(const char *s, int64_t len, char *out);
+NRT_API int64_t nrt_str_capitalize_size(const char *s, int64_t len);
+NRT_API int64_t nrt_str_capitalize_into(const char *s, int64_t len, char *out);
+NRT_API int64_t nrt_str_title_size(const char *s, int64_t len);
+NRT_API int64_t nrt_str_title_into(const char *s, int64_t len, char *out);
+NRT_API int64_t nrt_str_swapcase_size(const char *s, int64_t len);
+NRT_API int64_t nrt_str_swapcase_into(const char *s, int64_t len, char *out);
+
+NRT_API int nrt_str_upper(const nrt_str *s, nrt_str *out, struct nrt_error *err);
+NRT_API int nrt_str_lower(const nrt_str *s, nrt_str *out, struct nrt_error *err);
+NRT_API int nrt_str_casefold(const nrt_str *s, nrt_str *out, struct nrt_error *err);
+NRT_API int nrt_str_capitalize(const nrt_str *s, nrt_str *out, struct nrt_error *err);
+NRT_API int nrt_str_title(const nrt_str *s, nrt_str *out, struct nrt_error *err);
+NRT_API int nrt_str_swapcase(const nrt_str *s, nrt_str *out, struct nrt_error *err);
+
+/* ---------------------------------------------------------------- predicates
+ * Python's str.isX(): false for the empty string except isascii (true) and isidentifier
+ * (false), as in Python. */
+NRT_API bool nrt_str_isalpha(const char *s, int64_t len);
+NRT_API bool nrt_str_isalnum(const char *s, int64_t len);
+NRT_API bool nrt_str_isdecimal(const char *s, int64_t len);
+NRT_API bool nrt_str_isdigit(const char *s, int64_t len);
+NRT_API bool nrt_str_isnumeric(const char *s, int64_t len);
+NRT_API bool nrt_str_isspace(const char *s, int64_t len);
+NRT_API bool nrt_str_isupper(const char *s, int64_t len);
+NRT_API bool nrt_str_islower(const char *s, int64_t len);
+NRT_API bool nrt_str_istitle(const char *s, int64_t len);
+NRT_API bool nrt_str_isascii(const char *s, int64_t len);
+NRT_API bool nrt_str_isidentifier(const char *s, int64_t len);
+NRT_API bool nrt_str_isprintable(const char *s, int64_t len);
+
 #ifdef __cplusplus
 }
 #endif
