@@ -18,6 +18,24 @@ endif()
 
 find_package(Threads REQUIRED)
 
+# LLVM 14 (Debian's llvm-14-dev), used through its C API by refprune and udf: one version for
+# the whole project and the JIT, the one Debian's llvmlite is built on.
+find_program(NRT_LLVM_CONFIG NAMES llvm-config-14 PATHS /usr/lib/llvm-14/bin)
+if(NRT_LLVM_CONFIG)
+  execute_process(COMMAND ${NRT_LLVM_CONFIG} --includedir OUTPUT_VARIABLE NRT_LLVM_INCLUDE_DIR
+    OUTPUT_STRIP_TRAILING_WHITESPACE)
+  execute_process(COMMAND ${NRT_LLVM_CONFIG} --libdir OUTPUT_VARIABLE NRT_LLVM_LIB_DIR
+    OUTPUT_STRIP_TRAILING_WHITESPACE)
+  find_library(NRT_LLVM_LIB NAMES LLVM-14 LLVM PATHS ${NRT_LLVM_LIB_DIR} NO_DEFAULT_PATH)
+endif()
+
+# nrt_module_glob(NAME [LIBS ...] [INCLUDES ...]): a module made of every .c file in its folder
+# (for modules several people add files to at once).
+macro(nrt_module_glob name)
+  file(GLOB nrt_glob_sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.c)
+  nrt_module(${name} SOURCES ${nrt_glob_sources} ${ARGN})
+endmacro()
+
 # All library sources go into one object library; shared and static libnrt are made from it.
 add_library(nrt_objects OBJECT)
 target_include_directories(nrt_objects PUBLIC
@@ -34,7 +52,10 @@ endif()
 function(nrt_module name)
   cmake_parse_arguments(M "" "" "SOURCES;LIBS;INCLUDES;DEFINITIONS" ${ARGN})
   foreach(src IN LISTS M_SOURCES)
-    target_sources(nrt_objects PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/${src})
+    if(NOT IS_ABSOLUTE ${src})
+      set(src ${CMAKE_CURRENT_SOURCE_DIR}/${src})
+    endif()
+    target_sources(nrt_objects PRIVATE ${src})
   endforeach()
   if(M_INCLUDES)
     target_include_directories(nrt_objects SYSTEM PRIVATE ${M_INCLUDES})
