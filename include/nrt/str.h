@@ -100,6 +100,43 @@ NRT_API bool nrt_str_isascii(const char *s, int64_t len);
 NRT_API bool nrt_str_isidentifier(const char *s, int64_t len);
 NRT_API bool nrt_str_isprintable(const char *s, int64_t len);
 
+
+/* =========================================================================================
+ * Managed strings and the value representation (str_core.c)
+ *
+ * Value representation for compiled code and for C callers: struct nrt_str above, passed
+ * by value or by pointer, 24 bytes {mi at offset 0, data at 8, len at 16}.
+ * - Borrowed (mi == NULL): the bytes belong to someone else (a column row, a literal, the
+ *   shared empty string) and outlive every use of the view by contract. Retain/release do
+ *   nothing. A borrowed value must not be stored beyond its owner's lifetime; to keep it,
+ *   copy it with nrt_str_new.
+ * - Managed (mi != NULL): one block from nrt_mi_alloc laid out as
+ *     [nrt_meminfo 48 bytes][int64 len][len bytes][NUL]
+ *   mi->data points at the int64 length (struct nrt_str_payload in the implementation),
+ *   data == (char *)mi->data + 8, mi->size == len + 9. Refcount 1 at birth. The value owns
+ *   one reference; compiled code may incref/decref mi inline (offset 0 of the MemInfo).
+ * - The empty string: every operation producing "" returns nrt_str_empty(), a borrowed view
+ *   of a static "" with mi == NULL: it costs no allocation and no refcount traffic, and is
+ *   never freed. Code must test emptiness with len == 0, never by comparing data pointers.
+ * - Identity: an operation whose result equals one of its inputs returns that input (a new
+ *   reference for a managed input, the same view for a borrowed one).
+ * ======================================================================================= */
+
+/* The shared empty string: a borrowed view of a static "" (needs no release, never fails). */
+static inline nrt_str nrt_str_empty(void) {
+  nrt_str v = {NULL, "", 0};
+  return v;
+}
+
+/* Details of nrt_str_new / nrt_str_alloc: len == 0 gives nrt_str_empty() (nrt_str_alloc then
+ * sets *bytes to a static buffer that must not be written); len < 0 gives NRT_EINVAL; a len
+ * above INT64_MAX / 4 gives NRT_EOVERFLOW; a refused allocation gives NRT_ENOMEM. In every
+ * failure *out is the empty view. */
+
+/* The managed string owning `mi` (a MemInfo made by nrt_str_new/nrt_str_alloc), without
+ * touching the refcount: for compiled code and containers that keep only the MemInfo. */
+NRT_API nrt_str nrt_str_from_meminfo(nrt_meminfo *mi);
+
 #ifdef __cplusplus
 }
 #endif

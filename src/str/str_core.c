@@ -1,0 +1,65 @@
+/* Managed strings: one allocation per string (MemInfo + length + bytes + NUL), the shared
+ * empty string, retain/release (see nrt/str.h). */
+#include "str/str_internal.h"
+
+/* The bytes handed out by nrt_str_alloc(0): nothing is ever written to them. */
+static char empty_bytes[1];
+
+int nrt_str_alloc(int64_t len, nrt_str *out, char **bytes, struct nrt_error *err) {
+  *out = nrt_str_empty();
+  *bytes = empty_bytes;
+  if (len < 0)
+    return nrt_error_set(err, NRT_EINVAL, "negative string length %lld", (long long)len);
+  if (len == 0)
+    return NRT_OK;
+  if (len > NRT_STR_MAX_LEN)
+    return nrt_error_set(err, NRT_EOVERFLOW, "string of %lld bytes is too long",
+                         (long long)len);
+  nrt_meminfo *mi;
+  int rc = nrt_mi_alloc(sizeof(struct nrt_str_payload) + (size_t)len + 1, &mi, err);
+  if (rc != NRT_OK)
+    return rc;
+  struct nrt_str_payload *p = (struct nrt_str_payload *)mi->data;
+  p->len = len;
+  p->bytes[len] = '\0';
+  out->mi = mi;
+  out->data = p->bytes;
+  out->len = len;
+  *bytes = p->bytes;
+  return NRT_OK;
+}
+
+int nrt_str_new(const char *s, int64_t len, nrt_str *out, struct nrt_error *err) {
+  char *bytes;
+  int rc = nrt_str_alloc(len, out, &bytes, err);
+  if (rc == NRT_OK && len > 0)
+    memcpy(bytes, s, (size_t)len);
+  return rc;
+}
+
+void nrt_str_retain(const nrt_str *s) {
+  if (s->mi)
+    nrt_mi_incref(s->mi);
+}
+
+void nrt_str_release(nrt_str *s) {
+  if (s->mi)
+    nrt_mi_decref(s->mi);
+  *s = nrt_str_empty();
+}
+
+nrt_str nrt_str_from_meminfo(nrt_meminfo *mi) {
+  const struct nrt_str_payload *p = (const struct nrt_str_payload *)mi->data;
+  nrt_str s = {mi, p->bytes, p->len};
+  return s;
+}
+
+int nrt_str_result_sub(const nrt_str *in, const char *r, int64_t rlen, nrt_str *out,
+                       struct nrt_error *err) {
+  if (r == in->data && rlen == in->len) {
+    nrt_str_retain(in);
+    *out = *in;
+    return NRT_OK;
+  }
+  return nrt_str_new(r, rlen, out, err);
+}

@@ -1,0 +1,90 @@
+/* Internal helpers shared by the str layer's files: the managed-string payload and inline
+ * UTF-8 stepping over valid input. Not part of the public API. */
+#ifndef NRT_STR_INTERNAL_H
+#define NRT_STR_INTERNAL_H
+
+#include "nrt/str.h"
+
+#include <string.h>
+
+#define NRT_STR_HIDDEN __attribute__((visibility("hidden")))
+
+/* The payload of a managed string's MemInfo: the byte length, then the bytes and a NUL. */
+struct nrt_str_payload {
+  int64_t len;
+  char bytes[];
+};
+
+/* Largest byte length of a string (keeps every size computation below SIZE_MAX / 2). */
+#define NRT_STR_MAX_LEN ((int64_t)(INT64_MAX / 4))
+
+/* Byte length of the UTF-8 sequence whose lead byte is b (valid input). */
+static inline int nrt_u8_seqlen(unsigned char b) {
+  return b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
+}
+
+/* True for a byte that starts a code point (not 10xxxxxx). */
+static inline int nrt_u8_is_lead(unsigned char b) {
+  return (b & 0xC0) != 0x80;
+}
+
+/* Decodes the code point at p (valid UTF-8) and advances *n by its byte length. */
+static inline uint32_t nrt_u8_dec(const char *p, int *n) {
+  const unsigned char *u = (const unsigned char *)p;
+  unsigned char b = u[0];
+  if (b < 0x80) {
+    *n = 1;
+    return b;
+  }
+  if (b < 0xE0) {
+    *n = 2;
+    return ((uint32_t)(b & 0x1F) << 6) | (u[1] & 0x3F);
+  }
+  if (b < 0xF0) {
+    *n = 3;
+    return ((uint32_t)(b & 0x0F) << 12) | ((uint32_t)(u[1] & 0x3F) << 6) | (u[2] & 0x3F);
+  }
+  *n = 4;
+  return ((uint32_t)(b & 0x07) << 18) | ((uint32_t)(u[1] & 0x3F) << 12) |
+         ((uint32_t)(u[2] & 0x3F) << 6) | (u[3] & 0x3F);
+}
+
+/* Decodes the code point ending at s + end (valid UTF-8, end > 0); *n = its byte length. */
+static inline uint32_t nrt_u8_dec_back(const char *s, int64_t end, int *n) {
+  int64_t i = end - 1;
+  while (i > 0 && !nrt_u8_is_lead((unsigned char)s[i]))
+    i--;
+  uint32_t cp = nrt_u8_dec(s + i, n);
+  return cp;
+}
+
+/* Encodes cp into out (room for 4); returns the byte count. */
+static inline int nrt_u8_enc(uint32_t cp, char *out) {
+  if (cp < 0x80) {
+    out[0] = (char)cp;
+    return 1;
+  }
+  if (cp < 0x800) {
+    out[0] = (char)(0xC0 | (cp >> 6));
+    out[1] = (char)(0x80 | (cp & 0x3F));
+    return 2;
+  }
+  if (cp < 0x10000) {
+    out[0] = (char)(0xE0 | (cp >> 12));
+    out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+    out[2] = (char)(0x80 | (cp & 0x3F));
+    return 3;
+  }
+  out[0] = (char)(0xF0 | (cp >> 18));
+  out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+  out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+  out[3] = (char)(0x80 | (cp & 0x3F));
+  return 4;
+}
+
+/* Hands the result of an operation back: the input itself (retained) when the result covers
+ * all of it, else a new string copied from r[0..rlen). */
+NRT_STR_HIDDEN int nrt_str_result_sub(const nrt_str *in, const char *r, int64_t rlen,
+                                      nrt_str *out, struct nrt_error *err);
+
+#endif
