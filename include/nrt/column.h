@@ -1,0 +1,292 @@
+/* nrt column: immutable Arrow-layout columns, builders, row access, conversions.
+ *
+ * Layouts (Arrow's, bit for bit, so export/import is zero-copy; see nrt/column_arrow.h):
+ *   NRT_COL_UTF8        validity, int32 offsets[length+1], data bytes           format "u"
+ *   NRT_COL_LARGE_UTF8  validity, int64 offsets[length+1], data bytes           format "U"
+ *   NRT_COL_UTF8_VIEW   validity, 16-byte views[length], variadic data buffers  format "vu"
+ *   NRT_COL_INT64       validity, int64 values[length]                          format "l"
+ *   NRT_COL_FLOAT64     validity, double values[length]                         format "g"
+ *   NRT_COL_BOOL        validity, bit-packed values (LSB first)                 format "b"
+ * The validity bitmap is optional (NULL: no nulls); bit (offset + i) set = row i is valid.
+ *
+ * Ownership: every buffer lives in an nrt_memblock. A column is itself a reference-counted
+ * ARRAY memblock whose header is the struct nrt_column below and whose reference slots hold
+ * the blocks owning its buffers. Slices and conversions that reuse a buffer take another
+ * reference to its block instead of copying (slicing is zero-copy). A column is immutable
+ * once made, so it may be read and released from any thread.
+ *
+ * Builders (one per thread) append rows and keep a sticky error, checked once at finish. */
+#ifndef NRT_COLUMN_H
+#define NRT_COLUMN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "nrt/core.h"
+#include "nrt/memblock.h"
+#include "nrt/str.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Column types. */
+enum nrt_col_type {
+  NRT_COL_UTF8 = 1,
+  NRT_COL_LARGE_UTF8 = 2,
+  NRT_COL_UTF8_VIEW = 3,
+  NRT_COL_INT64 = 4,
+  NRT_COL_FLOAT64 = 5,
+  NRT_COL_BOOL = 6
+};
+
+/* A short name ("utf8", "large_utf8", "utf8_view", "int64", "float64", "bool"), or "?" */
+NRT_API const char *nrt_col_type_name(enum nrt_col_type type);
+
+/* Nonzero for the three string layouts. */
+static inline int nrt_col_type_is_string(enum nrt_col_type type) {
+  return type == NRT_COL_UTF8 || type == NRT_COL_LARGE_UTF8 || type == NRT_COL_UTF8_VIEW;
+}
+
+/* One buffer: its start and size in bytes (NULL / 0 when absent). */
+struct nrt_col_buffer {
+  const void *data;
+  int64_t size;
+};
+
+/* Arrow's 16-byte string view. Strings of at most NRT_COL_VIEW_INLINE bytes are stored inline
+ * (the unused inline bytes are zero); longer ones keep their first 4 bytes as a prefix and
+ * point into variadic buffer `buffer_index` at byte `offset`. */
+#define NRT_COL_VIEW_INLINE 12
+typedef struct nrt_col_view {
+  int32_t length;
+  union {
+    char inlined[NRT_COL_VIEW_INLINE];
+    struct {
+      char prefix[4];
+      int32_t buffer_index;
+      int32_t offset;
+    } ref;
+  } u;
+} nrt_col_view;
+
+/* An immutable column. Fields are read-only for users; make columns with builders,
+ * nrt_col_slice, nrt_col_convert, nrt_col_concat or the Arrow import.
+ * Row i (0 <= i < length) is at physical position offset + i in every buffer. */
+typedef struct nrt_column {
+  enum nrt_col_type type;
+  int64_t length;     /* rows */
+  int64_t offset;     /* rows skipped at the start of the buffers (slices) */
+  int64_t null_count; /* exact number of null rows among the `length` rows */
+  struct nrt_col_buffer validity; /* bitmap, or data == NULL when there are no nulls */
+  struct nrt_col_buffer values;   /* offsets / views / values / value bits */
+  struct nrt_col_buffer data;     /* string bytes (UTF8, LARGE_UTF8), else empty */
+  int32_t n_variadic;             /* UTF8_VIEW data buffers */
+  const struct nrt_col_buffer *variadic;
+  nrt_memblock *block;            /* the ARRAY block holding this header (internal) */
+} nrt_column;
+
+/* Takes one more reference to the column (atomic). NULL is ignored. */
+NRT_API void nrt_col_retain(nrt_column *col);
+
+/* Drops one reference (atomic, any thread); the last one releases the column's buffers'
+ * blocks and frees the header. NULL is ignored. */
+NRT_API void nrt_col_release(nrt_column *col);
+
+/* ---------------------------------------------------------------- row access
+ * Row accessors do not check bounds or types: 0 <= i < col->length and the right type are the
+ * caller's contract. */
+
+/* Whether row i holds a value (not null). */
+static inline bool nrt_col_is_valid(const nrt_column *col, int64_t i) {
+  if (!col->validity.data)
+    return true;
+  int64_t p = col->offset + i;
+  return (((const uint8_t *)col->validity.data)[p >> 3] >> (p & 7)) & 1;
+}
+
+/* Row i of a string column as a borrowed view (mi == NULL) into the column's buffers, valid
+ * while the caller holds a reference to the column. A null row gives the empty view. */
+static inline nrt_str nrt_col_str(const nrt_column *col, int64_t i) {
+  int64_t p = col->offset + i;
+  nrt_str s = {NULL, "", 0};
+  if (!nrt_col_is_valid(col, i))
+    return s;
+  switch (col->type) {
+  case NRT_COL_UTF8: {
+    const int32_t *o = (const int32_t *)col->values.data;
+    s.data = (const char *)col->data.data + o[p];
+    s.len = (int64_t)o[p + 1] - o[p];
+    break;
+  }
+  case NRT_COL_LARGE_UTF8: {
+    const int64_t *o = (const int64_t *)col->values.data;
+    s.data = (const char *)col->data.data + o[p];
+    s.len = o[p + 1] - o[p];
+    break;
+  }
+  case NRT_COL_UTF8_VIEW: {
+    const nrt_col_view *v = (const nrt_col_view *)col->values.data + p;
+    s.len = v->length;
+    if (v->length <= NRT_COL_VIEW_INLINE)
+      s.data = v->u.inlined;
+    else
+      s.data = (const char *)col->variadic[v->u.ref.buffer_index].data + v->u.ref.offset;
+    break;
+  }
+  default:
+    break;
+  }
+  return s;
+}
+
+/* Row i of an INT64 / FLOAT64 / BOOL column (a null row gives whatever its slot holds). */
+static inline int64_t nrt_col_int64(const nrt_column *col, int64_t i) {
+  return ((const int64_t *)col->values.data)[col->offset + i];
+}
+static inline double nrt_col_float64(const nrt_column *col, int64_t i) {
+  return ((const double *)col->values.data)[col->offset + i];
+}
+static inline bool nrt_col_bool(const nrt_column *col, int64_t i) {
+  int64_t p = col->offset + i;
+  return (((const uint8_t *)col->values.data)[p >> 3] >> (p & 7)) & 1;
+}
+
+/* Checked variant of nrt_col_str: NRT_EINDEX for a bad row, NRT_EINVAL for a non-string
+ * column; *out is the borrowed view (empty for a null row) and *is_null (may be NULL) tells
+ * nulls apart from empty strings. */
+NRT_API int nrt_col_get_str(const nrt_column *col, int64_t i, nrt_str *out, bool *is_null,
+                            struct nrt_error *err);
+
+/* ------------------------------------------------------------- whole columns */
+
+/* A zero-copy slice of rows [start, start + length): a new column sharing col's buffers (their
+ * blocks are retained); null_count is recomputed. On success *out owns one reference.
+ * NRT_EINDEX when the range is outside the column; NRT_ENOMEM. */
+NRT_API int nrt_col_slice(nrt_column *col, int64_t start, int64_t length, nrt_column **out,
+                          struct nrt_error *err);
+
+/* Converts a string column to another string layout (or any column to its own type, which
+ * retains and returns it). Bytes are shared where the layouts allow it:
+ *   utf8 <-> large_utf8: the data buffer is shared, new offsets are written;
+ *   utf8 / large_utf8 -> utf8_view: views point into the shared data buffer (a buffer larger
+ *     than 2 GiB is exposed as several windows);
+ *   utf8_view -> utf8 / large_utf8: the bytes are copied into a new data buffer.
+ * Errors: NRT_ERANGE when the result does not fit the target (more than INT32_MAX data bytes
+ * for utf8: the message suggests large_utf8); NRT_EINVAL for a non-string conversion;
+ * NRT_ENOMEM. On success *out owns one reference. */
+NRT_API int nrt_col_convert(nrt_column *col, enum nrt_col_type target, nrt_column **out,
+                            struct nrt_error *err);
+
+/* Concatenates n >= 0 columns (any mix of string layouts, or all of one non-string type) into
+ * one new column of type `target`. For a utf8_view target the views are copied and rebased
+ * and the sources' data buffers are shared (long strings' bytes are not copied); for utf8 and
+ * large_utf8 targets the bytes are copied once. Used by the exec layer to stitch chunks.
+ * Errors: NRT_EINVAL for incompatible types, NRT_ERANGE as for nrt_col_convert, NRT_ENOMEM. */
+NRT_API int nrt_col_concat(nrt_column *const *cols, size_t n, enum nrt_col_type target,
+                           nrt_column **out, struct nrt_error *err);
+
+/* Whether two columns hold the same rows (same type family: strings compare by bytes across
+ * layouts; nulls equal nulls; floats compare bitwise except that equal values compare equal). */
+NRT_API bool nrt_col_equal(const nrt_column *a, const nrt_column *b);
+
+/* Checks every structural invariant of a column (the same rules as the Arrow import: buffer
+ * sizes, offsets monotonic and inside the data, views inside their buffers with zeroed inline
+ * padding, null_count matching the bitmap, UTF-8 valid). NRT_EVALUE naming the first bad row
+ * and the defect, NRT_EILSEQ for invalid UTF-8 (with the row and byte offset). */
+NRT_API int nrt_col_validate(const nrt_column *col, struct nrt_error *err);
+
+/* ------------------------------------------------------------------- builders
+ *
+ * A builder appends rows to a column of one type. Appends never fail loudly: the first error
+ * (allocation failure, a value of the wrong type, overflow) is kept as a sticky status, later
+ * appends do nothing, and finish reports it. Each append also returns the sticky status, for
+ * callers that want to stop early.
+ *
+ * Managed strings and the free pass (cuDF's lifecycle): appending a managed string (mi !=
+ * NULL) retains it (nrt_str_retain) and records it in the builder's reference list; the bytes
+ * are copied into the builder's data at once (all three string layouts copy; a utf8_view
+ * builder stores strings of <= 12 bytes inline and longer ones in chunks of a POD memblock
+ * that become the variadic buffers, so finished chunks are never copied). The free pass
+ * releases every recorded reference; it runs exactly once per builder:
+ *   - nrt_col_builder_finish and nrt_col_builder_abort run it (success or failure);
+ *   - nrt_col_builder_free_pass runs it early (the column's bytes do not depend on it);
+ *   - nrt_col_builder_finish_keep_refs instead hands the reference list over as an
+ *     OBJECTARRAY memblock, and nrt_col_free_pass(refs) is the free pass (the exec layer
+ *     calls it after stitching chunks).
+ * After a column is built, freed, and its free pass run, the runtime statistics are balanced
+ * (alloc == free, mi_alloc == mi_free).
+ *
+ * Borrowed views (mi == NULL) are copied and not recorded. Strings must be valid UTF-8 (not
+ * checked; the builder trusts its producer). A UTF8 builder whose data grows past INT32_MAX
+ * bytes records NRT_ERANGE (reported at finish, suggesting large_utf8). */
+typedef struct nrt_col_builder nrt_col_builder;
+
+/* Makes a builder for `type`; `expected_rows` (>= 0, may be 0) sizes the first buffers.
+ * On success *out is the builder (owned by the caller until finish/abort). NRT_EINVAL for a
+ * bad type, NRT_ENOMEM. */
+NRT_API int nrt_col_builder_new(enum nrt_col_type type, int64_t expected_rows,
+                                nrt_col_builder **out, struct nrt_error *err);
+
+/* Appends a string (string builders only, else sticky NRT_EINVAL). A managed string is
+ * retained and recorded until the free pass; the caller keeps its own reference. */
+NRT_API int nrt_col_builder_append_str(nrt_col_builder *b, const nrt_str *s);
+
+/* As nrt_col_builder_append_str, but takes over the caller's reference instead of retaining
+ * (no refcount traffic); *s is emptied in every case (released if the append failed). */
+NRT_API int nrt_col_builder_append_str_move(nrt_col_builder *b, nrt_str *s);
+
+/* Appends borrowed bytes s[0..len) (copied; len >= 0). String builders only. */
+NRT_API int nrt_col_builder_append_view(nrt_col_builder *b, const char *s, int64_t len);
+
+/* Appends a number / bool to an INT64 / FLOAT64 / BOOL builder (else sticky NRT_EINVAL). */
+NRT_API int nrt_col_builder_append_int64(nrt_col_builder *b, int64_t v);
+NRT_API int nrt_col_builder_append_float64(nrt_col_builder *b, double v);
+NRT_API int nrt_col_builder_append_bool(nrt_col_builder *b, bool v);
+
+/* Appends a null row (any type). The validity bitmap is created at the first null. */
+NRT_API int nrt_col_builder_append_null(nrt_col_builder *b);
+
+/* Records `code` and a message as the sticky error unless one is already set (for producers
+ * that fail mid-build, e.g. a row function's error); returns the sticky status. */
+NRT_API int nrt_col_builder_set_error(nrt_col_builder *b, int code, const char *message);
+
+/* The sticky status (NRT_OK while every append succeeded), the rows appended so far, and the
+ * builder's type. */
+NRT_API int nrt_col_builder_status(const nrt_col_builder *b);
+NRT_API int64_t nrt_col_builder_length(const nrt_col_builder *b);
+NRT_API enum nrt_col_type nrt_col_builder_type(const nrt_col_builder *b);
+
+/* Number of managed-string references the builder currently holds (0 after the free pass). */
+NRT_API size_t nrt_col_builder_ref_count(const nrt_col_builder *b);
+
+/* Runs the free pass now: releases every recorded managed-string reference. Idempotent; the
+ * builder stays usable (later managed appends are recorded again). NULL is ignored. */
+NRT_API void nrt_col_builder_free_pass(nrt_col_builder *b);
+
+/* Finishes: on success *out owns the new column (buffers finalized, no copy of the data).
+ * On a sticky error it returns that status with its message in err and *out = NULL. In both
+ * cases the free pass runs and the builder is destroyed (b is invalid afterwards). */
+NRT_API int nrt_col_builder_finish(nrt_col_builder *b, nrt_column **out, struct nrt_error *err);
+
+/* As nrt_col_builder_finish, but the reference list is handed over instead of released:
+ * *refs owns it (an OBJECTARRAY memblock of the recorded nrt_meminfo pointers, or NULL when
+ * there are none) and nrt_col_free_pass(*refs) releases them. On error *refs is NULL and the
+ * references are released. The builder is destroyed in both cases. */
+NRT_API int nrt_col_builder_finish_keep_refs(nrt_col_builder *b, nrt_column **out,
+                                             nrt_memblock **refs, struct nrt_error *err);
+
+/* Abandons a build: runs the free pass and frees everything the builder made. NULL ignored. */
+NRT_API void nrt_col_builder_abort(nrt_col_builder *b);
+
+/* The free pass over a reference list from nrt_col_builder_finish_keep_refs: decrefs every
+ * recorded string and frees the list (it is nrt_memblock_release). NULL is ignored. */
+NRT_API void nrt_col_free_pass(nrt_memblock *refs);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NRT_COLUMN_H */
