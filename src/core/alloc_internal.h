@@ -10,19 +10,36 @@
 /* The allocator in force for `a` (NULL means the default). */
 NRT_HIDDEN const struct nrt_allocator *nrt_resolve_allocator(const struct nrt_allocator *a);
 
-static inline void *nrt_counted_malloc(const struct nrt_allocator *a, size_t size) {
-  void *p = a->malloc(size, a->opaque);
-  if (p) {
-    nrt_count(NRT_C_ALLOC, 1);
-    nrt_count(NRT_C_BYTES_ALLOC, size);
-  }
+#include <stdlib.h>
+
+/* The C library's allocator; compared against so the common case skips the indirect call. */
+extern NRT_HIDDEN const struct nrt_allocator nrt_libc_allocator_instance;
+
+/* Allocation through `a` (never NULL), counted as `meminfos` MemInfos (0 or 1). */
+static inline void *nrt_counted_malloc_mi(const struct nrt_allocator *a, size_t size,
+                                          uint64_t meminfos) {
+  void *p = a == &nrt_libc_allocator_instance ? malloc(size ? size : 1)
+                                              : a->malloc(size, a->opaque);
+  if (p)
+    nrt_count_blocks(NRT_C_ALLOC, 1, meminfos, size);
   return p;
 }
 
+static inline void nrt_counted_free_mi(const struct nrt_allocator *a, void *p, size_t size,
+                                       uint64_t meminfos) {
+  if (a == &nrt_libc_allocator_instance)
+    free(p);
+  else
+    a->free(p, size, a->opaque);
+  nrt_count_blocks(NRT_C_FREE, 1, meminfos, size);
+}
+
+static inline void *nrt_counted_malloc(const struct nrt_allocator *a, size_t size) {
+  return nrt_counted_malloc_mi(a, size, 0);
+}
+
 static inline void nrt_counted_free(const struct nrt_allocator *a, void *p, size_t size) {
-  a->free(p, size, a->opaque);
-  nrt_count(NRT_C_FREE, 1);
-  nrt_count(NRT_C_BYTES_FREE, size);
+  nrt_counted_free_mi(a, p, size, 0);
 }
 
 #endif

@@ -21,7 +21,9 @@ static void libc_free(void *ptr, size_t size, void *opaque) {
   free(ptr);
 }
 
-static const struct nrt_allocator libc_allocator = {libc_malloc, libc_realloc, libc_free, NULL};
+const struct nrt_allocator nrt_libc_allocator_instance = {libc_malloc, libc_realloc, libc_free,
+                                                          NULL};
+#define libc_allocator nrt_libc_allocator_instance
 
 /* Read on every allocation, written only by nrt_set_default_allocator: atomic so that a late
  * change is at worst seen late, never torn. */

@@ -55,12 +55,11 @@ static int alloc_inline(const struct nrt_allocator *a, size_t size, nrt_dtor_fn 
   if (size > SIZE_MAX - sizeof(nrt_meminfo))
     return nrt_error_set(err, NRT_ERANGE, "MemInfo payload of %zu bytes is too large", size);
   a = nrt_resolve_allocator(a);
-  nrt_meminfo *mi = nrt_counted_malloc(a, sizeof(nrt_meminfo) + size);
+  nrt_meminfo *mi = nrt_counted_malloc_mi(a, sizeof(nrt_meminfo) + size, 1);
   if (!mi)
     return nrt_error_set(err, NRT_ENOMEM, "out of memory allocating a MemInfo of %zu bytes", size);
   init_header(mi, mi + 1, size, dtor, dtor_info);
   set_allocator(mi, a, BLOCK_INLINE);
-  nrt_count(NRT_C_MI_ALLOC, 1);
   nrt_debug_born(mi, site);
   *out = mi;
   return NRT_OK;
@@ -81,7 +80,7 @@ static int alloc_aligned(const struct nrt_allocator *a, size_t size, size_t alig
     return nrt_error_set(err, NRT_ERANGE, "MemInfo payload of %zu bytes is too large", size);
   size_t total = overhead + size;
   a = nrt_resolve_allocator(a);
-  nrt_meminfo *mi = nrt_counted_malloc(a, total);
+  nrt_meminfo *mi = nrt_counted_malloc_mi(a, total, 1);
   if (!mi)
     return nrt_error_set(err, NRT_ENOMEM, "out of memory allocating a MemInfo of %zu bytes", size);
   uintptr_t first = (uintptr_t)(mi + 1) + sizeof(size_t);
@@ -89,7 +88,6 @@ static int alloc_aligned(const struct nrt_allocator *a, size_t size, size_t alig
   memcpy(data - sizeof(size_t), &total, sizeof total);
   init_header(mi, data, size, NULL, NULL);
   set_allocator(mi, a, BLOCK_ALIGNED);
-  nrt_count(NRT_C_MI_ALLOC, 1);
   nrt_debug_born(mi, site);
   *out = mi;
   return NRT_OK;
@@ -124,12 +122,11 @@ int nrt_mi_new(void *data, size_t size, nrt_dtor_fn dtor, void *dtor_info, nrt_m
                struct nrt_error *err) {
   *out = NULL;
   const struct nrt_allocator *a = nrt_resolve_allocator(NULL);
-  nrt_meminfo *mi = nrt_counted_malloc(a, sizeof(nrt_meminfo));
+  nrt_meminfo *mi = nrt_counted_malloc_mi(a, sizeof(nrt_meminfo), 1);
   if (!mi)
     return nrt_error_set(err, NRT_ENOMEM, "out of memory allocating a MemInfo header");
   init_header(mi, data, size, dtor, dtor_info);
   set_allocator(mi, a, BLOCK_ADOPTED);
-  nrt_count(NRT_C_MI_ALLOC, 1);
   nrt_debug_born(mi, CALLER);
   *out = mi;
   return NRT_OK;
@@ -156,35 +153,32 @@ void nrt_mi_destroy(nrt_meminfo *mi) {
   else if (kind == BLOCK_ADOPTED)
     total = sizeof(nrt_meminfo);
   nrt_debug_died(mi);
-  nrt_count(NRT_C_MI_FREE, 1);
+  mi->refct = 0;
   if (mi->dtor)
     mi->dtor(mi->data, mi->size, mi->dtor_info);
   if (kind != BLOCK_PLACED)
-    nrt_counted_free(a, mi, total);
+    nrt_counted_free_mi(a, mi, total, 1);
+  else
+    nrt_count(NRT_C_MI_FREE, 1);
 }
 
 void nrt_mi_incref(nrt_meminfo *mi) {
-  if (mi)
-    __atomic_fetch_add(&mi->refct, 1, __ATOMIC_RELAXED);
+  nrt_mi_incref_inline(mi);
 }
 
+/* Release on the decrement, acquire before destruction (an acquire load rather than a fence,
+ * because ThreadSanitizer does not model fences); see nrt_mi_decref_inline in nrt/core.h for
+ * the count-of-1 shortcut. */
 void nrt_mi_decref(nrt_meminfo *mi) {
-  if (mi && __atomic_sub_fetch(&mi->refct, 1, __ATOMIC_RELEASE) == 0) {
-    /* Acquire: see every write made through the references released before ours. An acquire
-     * load rather than a fence, because ThreadSanitizer does not model fences. */
-    (void)__atomic_load_n(&mi->refct, __ATOMIC_ACQUIRE);
-    nrt_mi_destroy(mi);
-  }
+  nrt_mi_decref_inline(mi);
 }
 
 void nrt_mi_incref_local(nrt_meminfo *mi) {
-  if (mi)
-    mi->refct++;
+  nrt_mi_incref_local_inline(mi);
 }
 
 void nrt_mi_decref_local(nrt_meminfo *mi) {
-  if (mi && --mi->refct == 0)
-    nrt_mi_destroy(mi);
+  nrt_mi_decref_local_inline(mi);
 }
 
 void *nrt_mi_data(const nrt_meminfo *mi) {

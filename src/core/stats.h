@@ -5,6 +5,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+/* Births and deaths alternate so that nrt_count_blocks can address each triple. */
 enum nrt_counter {
   NRT_C_ALLOC,
   NRT_C_FREE,
@@ -17,6 +18,7 @@ enum nrt_counter {
 
 #ifdef NRT_NO_STATS
 #define nrt_count(counter, amount) ((void)0)
+#define nrt_count_blocks(first, blocks, meminfos, bytes) ((void)0)
 #else
 /* One thread's counters. Only the owning thread writes them (a relaxed load and store, no
  * read-modify-write); nrt_stats_get reads them with relaxed loads. */
@@ -31,14 +33,33 @@ extern __attribute__((visibility("hidden"), tls_model("initial-exec"))) _Thread_
 
 __attribute__((visibility("hidden"))) void nrt_count_slow(enum nrt_counter c, uint64_t amount);
 
-static inline void nrt_count(enum nrt_counter c, uint64_t amount) {
+static inline void nrt_bump(struct nrt_thread_counters *t, enum nrt_counter c, uint64_t amount) {
+  uint64_t v = atomic_load_explicit(&t->value[c], memory_order_relaxed);
+  atomic_store_explicit(&t->value[c], v + amount, memory_order_relaxed);
+}
+
+/* Counts blocks, MemInfos and bytes in one go: `first` is NRT_C_ALLOC for births and NRT_C_FREE
+ * for deaths (the counters are laid out so that +2 and +4 give the MemInfo and byte twins). */
+static inline void nrt_count_blocks(enum nrt_counter first, uint64_t blocks, uint64_t meminfos,
+                                    uint64_t bytes) {
   struct nrt_thread_counters *t = &nrt_tls_counters;
   if (__builtin_expect(t->state == 1, 1)) {
-    uint64_t v = atomic_load_explicit(&t->value[c], memory_order_relaxed);
-    atomic_store_explicit(&t->value[c], v + amount, memory_order_relaxed);
+    nrt_bump(t, first, blocks);
+    nrt_bump(t, (enum nrt_counter)(first + 2), meminfos);
+    nrt_bump(t, (enum nrt_counter)(first + 4), bytes);
   } else {
-    nrt_count_slow(c, amount);
+    nrt_count_slow(first, blocks);
+    nrt_count_slow((enum nrt_counter)(first + 2), meminfos);
+    nrt_count_slow((enum nrt_counter)(first + 4), bytes);
   }
+}
+
+static inline void nrt_count(enum nrt_counter c, uint64_t amount) {
+  struct nrt_thread_counters *t = &nrt_tls_counters;
+  if (__builtin_expect(t->state == 1, 1))
+    nrt_bump(t, c, amount);
+  else
+    nrt_count_slow(c, amount);
 }
 #endif
 
