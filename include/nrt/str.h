@@ -137,6 +137,200 @@ static inline nrt_str nrt_str_empty(void) {
  * touching the refcount: for compiled code and containers that keep only the MemInfo. */
 NRT_API nrt_str nrt_str_from_meminfo(nrt_meminfo *mi);
 
+
+/* =========================================================================================
+ * Operations (Python's str semantics)
+ *
+ * Indices are code-point indices, as in Python. An int64 argument documented as "or None"
+ * takes NRT_STR_NONE for Python's None (a default `end`, an omitted slice bound).
+ * Every kernel below takes valid UTF-8; the managed wrappers follow the conventions block
+ * above. Results that are new strings may also be borrowed views of static storage (the
+ * empty string, the 128 one-character ASCII strings): they need no allocation, and release
+ * is a no-op for them.
+ * ======================================================================================= */
+
+/* Python's None for an optional index argument. */
+#define NRT_STR_NONE INT64_MIN
+
+/* ---------------------------------------------------------------- length, comparison */
+
+/* len(s): number of code points (word-at-a-time count of non-continuation bytes). */
+NRT_API int64_t nrt_str_len(const char *s, int64_t len);
+
+/* True when every byte is ASCII (str.isascii; word at a time). */
+NRT_API bool nrt_str_is_ascii_bytes(const char *s, int64_t len);
+
+/* Three-way comparison by code point (UTF-8 byte order is code point order): <0, 0, >0.
+ * a < b is nrt_str_compare(...) < 0, and so on for <=, >, >=. */
+NRT_API int nrt_str_compare(const char *a, int64_t alen, const char *b, int64_t blen);
+
+/* a == b (a != b is its negation). */
+NRT_API bool nrt_str_eq(const char *a, int64_t alen, const char *b, int64_t blen);
+
+/* `needle in hay`. The empty needle is in every string. */
+NRT_API bool nrt_str_contains(const char *hay, int64_t hlen, const char *needle, int64_t nlen);
+
+/* ---------------------------------------------------------------- concatenation, repetition */
+
+/* a + b: a new string, or a (b) itself when the other is empty. NRT_EOVERFLOW when the sum is
+ * too long ("strings are too large to concat"). */
+NRT_API int nrt_str_concat(const nrt_str *a, const nrt_str *b, nrt_str *out,
+                           struct nrt_error *err);
+
+/* s * n: n <= 0 gives the empty string, n == 1 gives s itself. NRT_EOVERFLOW ("repeated
+ * string is too long") when the result would exceed the maximum string length. */
+NRT_API int nrt_str_repeat(const nrt_str *s, int64_t n, nrt_str *out, struct nrt_error *err);
+
+/* ---------------------------------------------------------------- indexing, slicing */
+
+/* s[i]: the byte range [*off, *off + *nbytes) of the code point at index i (negative counts
+ * from the end). NRT_EINDEX ("string index out of range") when i is outside the string. */
+NRT_API int nrt_str_char_range(const char *s, int64_t len, int64_t i, int64_t *off,
+                               int64_t *nbytes, struct nrt_error *err);
+
+/* s[i] as a string (ASCII characters come from the static one-character table). */
+NRT_API int nrt_str_getitem(const nrt_str *s, int64_t i, nrt_str *out, struct nrt_error *err);
+
+/* s[start:stop:step] with Python's slice.indices rules (start/stop or None; step != 0).
+ * _size returns the output bytes, or -1 for step == 0. */
+NRT_API int64_t nrt_str_slice_size(const char *s, int64_t len, int64_t start, int64_t stop,
+                                   int64_t step);
+NRT_API int64_t nrt_str_slice_into(const char *s, int64_t len, int64_t start, int64_t stop,
+                                   int64_t step, char *out);
+/* Managed slice: s itself when the slice covers it in order; NRT_EVALUE ("slice step cannot
+ * be zero") for step == 0. */
+NRT_API int nrt_str_slice(const nrt_str *s, int64_t start, int64_t stop, int64_t step,
+                          nrt_str *out, struct nrt_error *err);
+
+/* ---------------------------------------------------------------- search
+ * start/end (end may be None) select s[start:end] as Python's methods do: negative values
+ * count from the end, then both are clamped at 0 and end at len(s); a start beyond the end
+ * finds nothing (even the empty string). Results are code-point indices into s. */
+
+/* s.find(sub, start, end): lowest index, or -1. */
+NRT_API int64_t nrt_str_find(const char *s, int64_t len, const char *sub, int64_t sublen,
+                             int64_t start, int64_t end);
+/* s.rfind(sub, start, end): highest index, or -1. */
+NRT_API int64_t nrt_str_rfind(const char *s, int64_t len, const char *sub, int64_t sublen,
+                              int64_t start, int64_t end);
+/* s.index / s.rindex: as find / rfind, but NRT_EVALUE ("substring not found") instead of -1. */
+NRT_API int nrt_str_index(const char *s, int64_t len, const char *sub, int64_t sublen,
+                          int64_t start, int64_t end, int64_t *result, struct nrt_error *err);
+NRT_API int nrt_str_rindex(const char *s, int64_t len, const char *sub, int64_t sublen,
+                           int64_t start, int64_t end, int64_t *result, struct nrt_error *err);
+/* s.count(sub, start, end): non-overlapping occurrences; the empty sub counts
+ * len(s[start:end]) + 1 (0 when start is beyond the end). */
+NRT_API int64_t nrt_str_count(const char *s, int64_t len, const char *sub, int64_t sublen,
+                              int64_t start, int64_t end);
+/* s.startswith(prefix, start, end) / s.endswith(suffix, start, end). */
+NRT_API bool nrt_str_startswith(const char *s, int64_t len, const char *prefix, int64_t plen,
+                                int64_t start, int64_t end);
+NRT_API bool nrt_str_endswith(const char *s, int64_t len, const char *suffix, int64_t slen,
+                              int64_t start, int64_t end);
+/* The tuple forms: true when any of the n strings matches (false for n == 0). */
+NRT_API bool nrt_str_startswith_any(const char *s, int64_t len, const nrt_str *prefixes,
+                                    int64_t n, int64_t start, int64_t end);
+NRT_API bool nrt_str_endswith_any(const char *s, int64_t len, const nrt_str *suffixes,
+                                  int64_t n, int64_t start, int64_t end);
+
+/* ---------------------------------------------------------------- replace
+ * s.replace(old, new, count): count < 0 replaces every occurrence. An empty old inserts new
+ * before every character and at the end (at most count times). */
+NRT_API int64_t nrt_str_replace_size(const char *s, int64_t len, const char *old_s,
+                                     int64_t oldlen, const char *new_s, int64_t newlen,
+                                     int64_t count);
+NRT_API int64_t nrt_str_replace_into(const char *s, int64_t len, const char *old_s,
+                                     int64_t oldlen, const char *new_s, int64_t newlen,
+                                     int64_t count, char *out);
+/* Managed: s itself when nothing is replaced; NRT_EOVERFLOW ("replace string is too long"). */
+NRT_API int nrt_str_replace(const nrt_str *s, const nrt_str *old_s, const nrt_str *new_s,
+                            int64_t count, nrt_str *out, struct nrt_error *err);
+
+/* ---------------------------------------------------------------- strip
+ * chars == NULL is Python's None (strip Unicode whitespace, str.isspace); otherwise strip any
+ * code point of chars[0..clen) (clen == 0 strips nothing). */
+enum nrt_str_strip_side { NRT_STRIP_LEFT = 1, NRT_STRIP_RIGHT = 2, NRT_STRIP_BOTH = 3 };
+
+/* The kept byte range [*begin, *end) of s. */
+NRT_API void nrt_str_strip_range(const char *s, int64_t len, const char *chars, int64_t clen,
+                                 enum nrt_str_strip_side side, int64_t *begin, int64_t *end);
+/* Managed s.strip/lstrip/rstrip(chars); chars NULL is None. s itself when nothing is
+ * stripped. */
+NRT_API int nrt_str_strip(const nrt_str *s, const nrt_str *chars, nrt_str *out,
+                          struct nrt_error *err);
+NRT_API int nrt_str_lstrip(const nrt_str *s, const nrt_str *chars, nrt_str *out,
+                           struct nrt_error *err);
+NRT_API int nrt_str_rstrip(const nrt_str *s, const nrt_str *chars, nrt_str *out,
+                           struct nrt_error *err);
+
+/* ---------------------------------------------------------------- list of strings
+ * A managed, refcounted list: the struct lives in the payload of its own MemInfo (mi), so
+ * compiled code increfs/decrefs list->mi. The list owns one reference to each element; its
+ * destructor releases them. Elements may be borrowed views (a split of a borrowed string can
+ * return that view itself). Fields are read-only for users. */
+typedef struct nrt_str_list {
+  nrt_meminfo *mi; /* the list's own MemInfo */
+  int64_t len;     /* number of elements */
+  int64_t cap;     /* capacity of items */
+  nrt_str *items;  /* elements (inline after the header until the list first grows) */
+} nrt_str_list;
+
+/* A new empty list with room for `capacity` elements (allocated with the list: one
+ * allocation), refcount 1. NRT_ENOMEM / NRT_EINVAL (negative capacity). */
+NRT_API int nrt_str_list_new(int64_t capacity, nrt_str_list **out, struct nrt_error *err);
+/* Reference counting of the list (NULL ignored). The last release releases every element. */
+NRT_API void nrt_str_list_retain(nrt_str_list *list);
+NRT_API void nrt_str_list_release(nrt_str_list *list);
+/* Appends s, taking over the caller's reference (the caller must not release s afterwards).
+ * On failure (NRT_ENOMEM) the list is unchanged and s is released. */
+NRT_API int nrt_str_list_append(nrt_str_list *list, nrt_str s, struct nrt_error *err);
+/* Appends a new reference to s (s stays the caller's). */
+NRT_API int nrt_str_list_append_copy(nrt_str_list *list, const nrt_str *s,
+                                     struct nrt_error *err);
+/* len(list). */
+NRT_API int64_t nrt_str_list_len(const nrt_str_list *list);
+/* list[i] (negative counts from the end) as a new reference in *out; NRT_EINDEX ("list index
+ * out of range"). */
+NRT_API int nrt_str_list_get(const nrt_str_list *list, int64_t i, nrt_str *out,
+                             struct nrt_error *err);
+
+/* ---------------------------------------------------------------- split, partition, join
+ * Kernels report pieces as byte ranges: ranges[2k] = begin, ranges[2k+1] = end, in the
+ * order Python returns them. Call with ranges == NULL to get the number of pieces. */
+
+/* s.split(sep, maxsplit) / s.rsplit(sep, maxsplit): sep == NULL is None (runs of Unicode
+ * whitespace, no empty pieces); maxsplit < 0 is unlimited. sep must not be empty. */
+NRT_API int64_t nrt_str_split_ranges(const char *s, int64_t len, const char *sep,
+                                     int64_t seplen, int64_t maxsplit, int64_t *ranges);
+NRT_API int64_t nrt_str_rsplit_ranges(const char *s, int64_t len, const char *sep,
+                                      int64_t seplen, int64_t maxsplit, int64_t *ranges);
+/* s.splitlines(keepends): boundaries \n \r \r\n \v \f \x1c \x1d \x1e \x85 \u2028 \u2029. */
+NRT_API int64_t nrt_str_splitlines_ranges(const char *s, int64_t len, bool keepends,
+                                          int64_t *ranges);
+
+/* Managed forms: a new list in *out (refcount 1). sep NULL is None; an empty sep gives
+ * NRT_EVALUE ("empty separator"). An element equal to all of s is s itself. */
+NRT_API int nrt_str_split(const nrt_str *s, const nrt_str *sep, int64_t maxsplit,
+                          nrt_str_list **out, struct nrt_error *err);
+NRT_API int nrt_str_rsplit(const nrt_str *s, const nrt_str *sep, int64_t maxsplit,
+                           nrt_str_list **out, struct nrt_error *err);
+NRT_API int nrt_str_splitlines(const nrt_str *s, bool keepends, nrt_str_list **out,
+                               struct nrt_error *err);
+/* s.partition(sep) / s.rpartition(sep): a list of 3 (head, sep, tail); NRT_EVALUE ("empty
+ * separator") for an empty sep. */
+NRT_API int nrt_str_partition(const nrt_str *s, const nrt_str *sep, nrt_str_list **out,
+                              struct nrt_error *err);
+NRT_API int nrt_str_rpartition(const nrt_str *s, const nrt_str *sep, nrt_str_list **out,
+                               struct nrt_error *err);
+
+/* sep.join(items): reads the list (borrowed: the caller keeps its reference). A list of one
+ * element gives that element (retained); an empty list gives the empty string. */
+NRT_API int nrt_str_join(const nrt_str *sep, const nrt_str_list *list, nrt_str *out,
+                         struct nrt_error *err);
+/* The same over an array of n strings. */
+NRT_API int nrt_str_join_array(const nrt_str *sep, const nrt_str *items, int64_t n,
+                               nrt_str *out, struct nrt_error *err);
+
 #ifdef __cplusplus
 }
 #endif

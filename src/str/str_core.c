@@ -61,5 +61,10 @@ int nrt_str_result_sub(const nrt_str *in, const char *r, int64_t rlen, nrt_str *
     *out = *in;
     return NRT_OK;
   }
-  return nrt_str_new(r, rlen, out, err);
+  return nrt_str_make(r, rlen, out, err);
 }
+
+#define C2(c) (char)(c), 0
+#define C8(c) C2(c), C2(c + 1), C2(c + 2), C2(c + 3), C2(c + 4), C2(c + 5), C2(c + 6), C2(c + 7)
+#define C32(c) C8(c), C8(c + 8), C8(c + 16), C8(c + 24)
+const char nrt_str_ascii_table[256] = {C32(0), C32(32), C32(64), C32(96)};

@@ -87,4 +87,52 @@ static inline int nrt_u8_enc(uint32_t cp, char *out) {
 NRT_STR_HIDDEN int nrt_str_result_sub(const nrt_str *in, const char *r, int64_t rlen,
                                       nrt_str *out, struct nrt_error *err);
 
+/* Python's str.isspace for one code point (ASCII inline, the rest via nrt_uc_is_space). */
+NRT_STR_HIDDEN bool nrt_str_is_space_cp(uint32_t cp);
+
+/* Each ASCII character c followed by a NUL at [2c], [2c+1]: the static one-character
+ * strings handed out as borrowed views. */
+extern NRT_STR_HIDDEN const char nrt_str_ascii_table[256];
+
+/* A string with the bytes r[0..rlen): the empty view, a static one-character view, or a new
+ * managed copy. */
+static inline int nrt_str_make(const char *r, int64_t rlen, nrt_str *out,
+                               struct nrt_error *err) {
+  if (rlen == 1 && (unsigned char)r[0] < 0x80) {
+    out->mi = NULL;
+    out->data = &nrt_str_ascii_table[2 * (unsigned char)r[0]];
+    out->len = 1;
+    return NRT_OK;
+  }
+  return nrt_str_new(r, rlen, out, err);
+}
+
+/* Loads 8 bytes from p (any alignment). */
+static inline uint64_t nrt_load64(const char *p) {
+  uint64_t w;
+  memcpy(&w, p, 8);
+  return w;
+}
+
+#define NRT_HIGH_BITS 0x8080808080808080ULL
+
+/* Number of code points that start in the 8 bytes of w. */
+static inline int nrt_word_leads(uint64_t w) {
+  uint64_t cont = w & ~(w << 1) & NRT_HIGH_BITS; /* bytes 10xxxxxx */
+  return 8 - __builtin_popcountll(cont);
+}
+
+/* Byte offset of code point number idx of s (len if idx >= the count). */
+NRT_STR_HIDDEN int64_t nrt_str_cp_offset(const char *s, int64_t len, int64_t idx);
+
+/* The selection s[start:end] of the search methods (Python's ADJUST_INDICES): byte range
+ * [b0, b1), code point index c0 of b0. Returns false when start is beyond end (nothing to
+ * search, not even the empty string). */
+struct nrt_str_span {
+  int64_t b0, b1; /* byte range */
+  int64_t c0, c1; /* code point range */
+};
+NRT_STR_HIDDEN bool nrt_str_adjust(const char *s, int64_t len, int64_t start, int64_t end,
+                                   struct nrt_str_span *sp);
+
 #endif

@@ -1,0 +1,167 @@
+/* len, ASCII check, comparisons, `in`, concatenation and repetition (see nrt/str.h), plus the
+ * code point <-> byte offset helpers every indexed operation uses. */
+#define _GNU_SOURCE /* memmem */
+#include "str/str_internal.h"
+
+int64_t nrt_str_len(const char *s, int64_t len) {
+  int64_t i = 0, n = 0;
+  for (; i + 32 <= len; i += 32) {
+    uint64_t w0 = nrt_load64(s + i), w1 = nrt_load64(s + i + 8);
+    uint64_t w2 = nrt_load64(s + i + 16), w3 = nrt_load64(s + i + 24);
+    if (((w0 | w1 | w2 | w3) & NRT_HIGH_BITS) == 0)
+      n += 32;
+    else
+      n += nrt_word_leads(w0) + nrt_word_leads(w1) + nrt_word_leads(w2) + nrt_word_leads(w3);
+  }
+  for (; i + 8 <= len; i += 8)
+    n += nrt_word_leads(nrt_load64(s + i));
+  for (; i < len; i++)
+    n += nrt_u8_is_lead((unsigned char)s[i]);
+  return n;
+}
+
+bool nrt_str_is_ascii_bytes(const char *s, int64_t len) {
+  int64_t i = 0;
+  uint64_t acc = 0;
+  for (; i + 32 <= len; i += 32)
+    acc |= nrt_load64(s + i) | nrt_load64(s + i + 8) | nrt_load64(s + i + 16) |
+           nrt_load64(s + i + 24);
+  for (; i + 8 <= len; i += 8)
+    acc |= nrt_load64(s + i);
+  for (; i < len; i++)
+    acc |= (unsigned char)s[i];
+  return (acc & NRT_HIGH_BITS) == 0;
+}
+
+int64_t nrt_str_cp_offset(const char *s, int64_t len, int64_t idx) {
+  int64_t i = 0, k = idx;
+  for (; i + 8 <= len; i += 8) {
+    int leads = nrt_word_leads(nrt_load64(s + i));
+    if (leads > k)
+      break;
+    k -= leads;
+  }
+  for (; i < len; i++) {
+    if (nrt_u8_is_lead((unsigned char)s[i])) {
+      if (k == 0)
+        return i;
+      k--;
+    }
+  }
+  return k == 0 ? len : -1;
+}
+
+bool nrt_str_adjust(const char *s, int64_t len, int64_t start, int64_t end,
+                    struct nrt_str_span *sp) {
+  if (start == NRT_STR_NONE)
+    start = 0;
+  if (end == NRT_STR_NONE && start >= 0) {
+    /* The common forms s.find(x) and s.find(x, k): no need to count the whole string. */
+    int64_t b0 = start == 0 ? 0 : nrt_str_cp_offset(s, len, start);
+    if (b0 < 0)
+      return false;
+    sp->b0 = b0;
+    sp->b1 = len;
+    sp->c0 = start;
+    return true;
+  }
+  int64_t n = nrt_str_len(s, len);
+  if (end == NRT_STR_NONE || end > n) {
+    end = n;
+  } else if (end < 0) {
+    end += n;
+    if (end < 0)
+      end = 0;
+  }
+  if (start < 0) {
+    start += n;
+    if (start < 0)
+      start = 0;
+  }
+  if (start > end)
+    return false;
+  if (n == len) {
+    sp->b0 = start;
+    sp->b1 = end;
+  } else {
+    sp->b0 = nrt_str_cp_offset(s, len, start);
+    sp->b1 = sp->b0 + nrt_str_cp_offset(s + sp->b0, len - sp->b0, end - start);
+  }
+  sp->c0 = start;
+  return true;
+}
+
+int nrt_str_compare(const char *a, int64_t alen, const char *b, int64_t blen) {
+  int64_t m = alen < blen ? alen : blen;
+  int c = m ? memcmp(a, b, (size_t)m) : 0;
+  if (c != 0)
+    return c < 0 ? -1 : 1;
+  return alen < blen ? -1 : alen > blen ? 1 : 0;
+}
+
+bool nrt_str_eq(const char *a, int64_t alen, const char *b, int64_t blen) {
+  return alen == blen && (alen == 0 || memcmp(a, b, (size_t)alen) == 0);
+}
+
+bool nrt_str_contains(const char *hay, int64_t hlen, const char *needle, int64_t nlen) {
+  if (nlen == 0)
+    return true;
+  if (nlen > hlen)
+    return false;
+  if (nlen == 1)
+    return memchr(hay, needle[0], (size_t)hlen) != NULL;
+  return memmem(hay, (size_t)hlen, needle, (size_t)nlen) != NULL;
+}
+
+int nrt_str_concat(const nrt_str *a, const nrt_str *b, nrt_str *out, struct nrt_error *err) {
+  if (b->len == 0 || a->len == 0) {
+    const nrt_str *r = b->len == 0 ? a : b;
+    nrt_str_retain(r);
+    *out = *r;
+    return NRT_OK;
+  }
+  if (a->len > NRT_STR_MAX_LEN - b->len) {
+    *out = nrt_str_empty();
+    return nrt_error_set(err, NRT_EOVERFLOW, "strings are too large to concat");
+  }
+  char *p;
+  int rc = nrt_str_alloc(a->len + b->len, out, &p, err);
+  if (rc != NRT_OK)
+    return rc;
+  memcpy(p, a->data, (size_t)a->len);
+  memcpy(p + a->len, b->data, (size_t)b->len);
+  return NRT_OK;
+}
+
+int nrt_str_repeat(const nrt_str *s, int64_t n, nrt_str *out, struct nrt_error *err) {
+  if (n <= 0 || s->len == 0) {
+    *out = nrt_str_empty();
+    return NRT_OK;
+  }
+  if (n == 1) {
+    nrt_str_retain(s);
+    *out = *s;
+    return NRT_OK;
+  }
+  if (s->len > NRT_STR_MAX_LEN / n) {
+    *out = nrt_str_empty();
+    return nrt_error_set(err, NRT_EOVERFLOW, "repeated string is too long");
+  }
+  int64_t total = s->len * n;
+  char *p;
+  int rc = nrt_str_alloc(total, out, &p, err);
+  if (rc != NRT_OK)
+    return rc;
+  if (s->len == 1) {
+    memset(p, s->data[0], (size_t)total);
+    return NRT_OK;
+  }
+  memcpy(p, s->data, (size_t)s->len);
+  int64_t done = s->len; /* doubling: log2(n) copies */
+  while (done < total) {
+    int64_t chunk = done < total - done ? done : total - done;
+    memcpy(p + done, p, (size_t)chunk);
+    done += chunk;
+  }
+  return NRT_OK;
+}

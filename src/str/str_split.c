@@ -1,0 +1,399 @@
+/* split, rsplit, splitlines, partition, rpartition and join (see nrt/str.h).
+ * One walker per operation reports the pieces through an emitter: the kernels collect byte
+ * ranges, the managed forms count the pieces (so the list is allocated once, at its final
+ * size) and then append the strings. */
+#define _GNU_SOURCE /* memmem, memrchr */
+#include "nrt/unicode.h"
+#include "str/str_internal.h"
+
+struct emitter {
+  int (*emit)(struct emitter *e, int64_t b, int64_t end);
+  int64_t count;
+  int64_t *ranges;      /* range collector */
+  const nrt_str *src;   /* list builder */
+  nrt_str_list *list;
+  struct nrt_error *err;
+};
+
+static int emit_count(struct emitter *e, int64_t b, int64_t end) {
+  (void)b;
+  (void)end;
+  e->count++;
+  return NRT_OK;
+}
+
+static int emit_range(struct emitter *e, int64_t b, int64_t end) {
+  e->ranges[2 * e->count] = b;
+  e->ranges[2 * e->count + 1] = end;
+  e->count++;
+  return NRT_OK;
+}
+
+static int emit_string(struct emitter *e, int64_t b, int64_t end) {
+  nrt_str piece;
+  int rc = nrt_str_result_sub(e->src, e->src->data + b, end - b, &piece, e->err);
+  if (rc != NRT_OK)
+    return rc;
+  e->count++;
+  return nrt_str_list_append(e->list, piece, e->err);
+}
+
+static bool is_space_at(const char *s, int64_t i, int *n) {
+  unsigned char b = (unsigned char)s[i];
+  if (b < 0x80) {
+    *n = 1;
+    return (b >= 0x09 && b <= 0x0D) || (b >= 0x1C && b <= 0x20);
+  }
+  return nrt_str_is_space_cp(nrt_u8_dec(s + i, n));
+}
+
+static bool is_space_before(const char *s, int64_t end, int *n) {
+  unsigned char b = (unsigned char)s[end - 1];
+  if (b < 0x80) {
+    *n = 1;
+    return (b >= 0x09 && b <= 0x0D) || (b >= 0x1C && b <= 0x20);
+  }
+  return nrt_str_is_space_cp(nrt_u8_dec_back(s, end, n));
+}
+
+static const char *find_bytes(const char *hay, int64_t hlen, const char *sub, int64_t sublen) {
+  if (sublen > hlen)
+    return NULL;
+  if (sublen == 1)
+    return (const char *)memchr(hay, sub[0], (size_t)hlen);
+  return (const char *)memmem(hay, (size_t)hlen, sub, (size_t)sublen);
+}
+
+static const char *rfind_bytes(const char *hay, int64_t hlen, const char *sub, int64_t sublen) {
+  if (sublen > hlen)
+    return NULL;
+  if (sublen == 1)
+    return (const char *)memrchr(hay, sub[0], (size_t)hlen);
+  int64_t last = hlen - sublen;
+  while (last >= 0) {
+    const char *p = (const char *)memrchr(hay, sub[0], (size_t)last + 1);
+    if (!p)
+      return NULL;
+    if (memcmp(p + 1, sub + 1, (size_t)sublen - 1) == 0)
+      return p;
+    last = p - hay - 1;
+  }
+  return NULL;
+}
+
+static int walk_split(const char *s, int64_t len, const char *sep, int64_t seplen,
+                      int64_t maxsplit, struct emitter *e) {
+  int rc;
+  if (maxsplit < 0)
+    maxsplit = INT64_MAX;
+  int64_t i = 0;
+  int n;
+  if (!sep) {
+    while (maxsplit-- > 0) {
+      while (i < len && is_space_at(s, i, &n))
+        i += n;
+      if (i == len)
+        break;
+      int64_t j = i;
+      while (i < len && !is_space_at(s, i, &n))
+        i += n;
+      if ((rc = e->emit(e, j, i)) != NRT_OK)
+        return rc;
+    }
+    if (i < len) {
+      while (i < len && is_space_at(s, i, &n))
+        i += n;
+      if (i != len && (rc = e->emit(e, i, len)) != NRT_OK)
+        return rc;
+    }
+    return NRT_OK;
+  }
+  while (maxsplit-- > 0) {
+    const char *p = find_bytes(s + i, len - i, sep, seplen);
+    if (!p)
+      break;
+    if ((rc = e->emit(e, i, p - s)) != NRT_OK)
+      return rc;
+    i = (p - s) + seplen;
+  }
+  return e->emit(e, i, len);
+}
+
+/* Emits the pieces last to first (the caller reverses them). */
+static int walk_rsplit(const char *s, int64_t len, const char *sep, int64_t seplen,
+                       int64_t maxsplit, struct emitter *e) {
+  int rc;
+  if (maxsplit < 0)
+    maxsplit = INT64_MAX;
+  int64_t i = len; /* end of the unprocessed prefix */
+  int n;
+  if (!sep) {
+    while (maxsplit-- > 0) {
+      while (i > 0 && is_space_before(s, i, &n))
+        i -= n;
+      if (i == 0)
+        break;
+      int64_t j = i;
+      while (i > 0 && !is_space_before(s, i, &n))
+        i -= n;
+      if ((rc = e->emit(e, i, j)) != NRT_OK)
+        return rc;
+    }
+    if (i > 0) {
+      while (i > 0 && is_space_before(s, i, &n))
+        i -= n;
+      if (i != 0 && (rc = e->emit(e, 0, i)) != NRT_OK)
+        return rc;
+    }
+    return NRT_OK;
+  }
+  while (maxsplit-- > 0) {
+    const char *p = rfind_bytes(s, i, sep, seplen);
+    if (!p)
+      break;
+    if ((rc = e->emit(e, (p - s) + seplen, i)) != NRT_OK)
+      return rc;
+    i = p - s;
+  }
+  return e->emit(e, 0, i);
+}
+
+/* Line boundary starting at s[i]: its byte length, or 0 when s[i] starts no boundary. */
+static int line_break_at(const char *s, int64_t len, int64_t i) {
+  unsigned char b = (unsigned char)s[i];
+  if (b < 0x80) {
+    if (b == '\r')
+      return i + 1 < len && s[i + 1] == '\n' ? 2 : 1;
+    return (b >= 0x0A && b <= 0x0C) || (b >= 0x1C && b <= 0x1E) ? 1 : 0;
+  }
+  int n;
+  uint32_t cp = nrt_u8_dec(s + i, &n);
+  return nrt_uc_is_linebreak(cp) ? n : 0;
+}
+
+static int walk_splitlines(const char *s, int64_t len, bool keepends, struct emitter *e) {
+  int64_t i = 0;
+  while (i < len) {
+    int64_t j = i;
+    int brk = 0;
+    while (i < len && (brk = line_break_at(s, len, i)) == 0)
+      i += nrt_u8_seqlen((unsigned char)s[i]);
+    int64_t eol = i;
+    if (i < len)
+      i += brk;
+    int rc = e->emit(e, j, keepends ? i : eol);
+    if (rc != NRT_OK)
+      return rc;
+  }
+  return NRT_OK;
+}
+
+static void reverse_ranges(int64_t *r, int64_t n) {
+  for (int64_t a = 0, b = n - 1; a < b; a++, b--) {
+    int64_t t0 = r[2 * a], t1 = r[2 * a + 1];
+    r[2 * a] = r[2 * b];
+    r[2 * a + 1] = r[2 * b + 1];
+    r[2 * b] = t0;
+    r[2 * b + 1] = t1;
+  }
+}
+
+static void collector(struct emitter *e, int64_t *ranges) {
+  memset(e, 0, sizeof *e);
+  e->emit = ranges ? emit_range : emit_count;
+  e->ranges = ranges;
+}
+
+int64_t nrt_str_split_ranges(const char *s, int64_t len, const char *sep, int64_t seplen,
+                             int64_t maxsplit, int64_t *ranges) {
+  struct emitter e;
+  collector(&e, ranges);
+  walk_split(s, len, sep, seplen, maxsplit, &e);
+  return e.count;
+}
+
+int64_t nrt_str_rsplit_ranges(const char *s, int64_t len, const char *sep, int64_t seplen,
+                              int64_t maxsplit, int64_t *ranges) {
+  struct emitter e;
+  collector(&e, ranges);
+  walk_rsplit(s, len, sep, seplen, maxsplit, &e);
+  if (ranges)
+    reverse_ranges(ranges, e.count);
+  return e.count;
+}
+
+int64_t nrt_str_splitlines_ranges(const char *s, int64_t len, bool keepends, int64_t *ranges) {
+  struct emitter e;
+  collector(&e, ranges);
+  walk_splitlines(s, len, keepends, &e);
+  return e.count;
+}
+
+enum split_kind { SPLIT, RSPLIT, SPLITLINES };
+
+/* Counts the pieces, allocates the list at that size, then fills it. */
+static int build_list(enum split_kind kind, const nrt_str *s, const char *sep, int64_t seplen,
+                      int64_t maxsplit, bool keepends, nrt_str_list **out,
+                      struct nrt_error *err) {
+  struct emitter e;
+  for (int pass = 0; pass < 2; pass++) {
+    memset(&e, 0, sizeof e);
+    e.emit = pass == 0 ? emit_count : emit_string;
+    e.src = s;
+    e.list = *out;
+    e.err = err;
+    int rc = kind == SPLIT    ? walk_split(s->data, s->len, sep, seplen, maxsplit, &e)
+             : kind == RSPLIT ? walk_rsplit(s->data, s->len, sep, seplen, maxsplit, &e)
+                              : walk_splitlines(s->data, s->len, keepends, &e);
+    if (rc == NRT_OK && pass == 0)
+      rc = nrt_str_list_new(e.count, out, err);
+    if (rc != NRT_OK) {
+      nrt_str_list_release(*out);
+      *out = NULL;
+      return rc;
+    }
+  }
+  if (kind == RSPLIT) {
+    nrt_str *it = (*out)->items;
+    for (int64_t a = 0, b = (*out)->len - 1; a < b; a++, b--) {
+      nrt_str t = it[a];
+      it[a] = it[b];
+      it[b] = t;
+    }
+  }
+  return NRT_OK;
+}
+
+static int check_sep(const nrt_str *sep, nrt_str_list **out, struct nrt_error *err) {
+  *out = NULL;
+  if (sep && sep->len == 0)
+    return nrt_error_set(err, NRT_EVALUE, "empty separator");
+  return NRT_OK;
+}
+
+int nrt_str_split(const nrt_str *s, const nrt_str *sep, int64_t maxsplit, nrt_str_list **out,
+                  struct nrt_error *err) {
+  int rc = check_sep(sep, out, err);
+  if (rc != NRT_OK)
+    return rc;
+  return build_list(SPLIT, s, sep ? sep->data : NULL, sep ? sep->len : 0, maxsplit, false, out,
+                    err);
+}
+
+int nrt_str_rsplit(const nrt_str *s, const nrt_str *sep, int64_t maxsplit, nrt_str_list **out,
+                   struct nrt_error *err) {
+  int rc = check_sep(sep, out, err);
+  if (rc != NRT_OK)
+    return rc;
+  return build_list(RSPLIT, s, sep ? sep->data : NULL, sep ? sep->len : 0, maxsplit, false,
+                    out, err);
+}
+
+int nrt_str_splitlines(const nrt_str *s, bool keepends, nrt_str_list **out,
+                       struct nrt_error *err) {
+  *out = NULL;
+  return build_list(SPLITLINES, s, NULL, 0, 0, keepends, out, err);
+}
+
+/* Builds [s[0:b0], sep, s[b1:]]-style triples: three pieces given as (source, range). */
+static int triple(const nrt_str *s, const nrt_str *sep, int64_t at, nrt_str_list **out,
+                  struct nrt_error *err) {
+  int rc = nrt_str_list_new(3, out, err);
+  if (rc != NRT_OK)
+    return rc;
+  nrt_str head, tail;
+  if (at < 0) { /* not found: the caller encodes the side in at (-1 left, -2 right) */
+    nrt_str_retain(s);
+    head = at == -1 ? *s : nrt_str_empty();
+    tail = at == -1 ? nrt_str_empty() : *s;
+    nrt_str_list_append(*out, head, NULL); /* within capacity: cannot fail */
+    nrt_str_list_append(*out, nrt_str_empty(), NULL);
+    nrt_str_list_append(*out, tail, NULL);
+    return NRT_OK;
+  }
+  rc = nrt_str_result_sub(s, s->data, at, &head, err);
+  if (rc == NRT_OK) {
+    rc = nrt_str_result_sub(s, s->data + at + sep->len, s->len - at - sep->len, &tail, err);
+    if (rc != NRT_OK)
+      nrt_str_release(&head);
+  }
+  if (rc != NRT_OK) {
+    nrt_str_list_release(*out);
+    *out = NULL;
+    return rc;
+  }
+  nrt_str_list_append(*out, head, NULL);
+  nrt_str_list_append_copy(*out, sep, NULL);
+  nrt_str_list_append(*out, tail, NULL);
+  return NRT_OK;
+}
+
+int nrt_str_partition(const nrt_str *s, const nrt_str *sep, nrt_str_list **out,
+                      struct nrt_error *err) {
+  int rc = check_sep(sep, out, err);
+  if (rc != NRT_OK)
+    return rc;
+  const char *p = find_bytes(s->data, s->len, sep->data, sep->len);
+  return triple(s, sep, p ? p - s->data : -1, out, err);
+}
+
+int nrt_str_rpartition(const nrt_str *s, const nrt_str *sep, nrt_str_list **out,
+                       struct nrt_error *err) {
+  int rc = check_sep(sep, out, err);
+  if (rc != NRT_OK)
+    return rc;
+  const char *p = rfind_bytes(s->data, s->len, sep->data, sep->len);
+  return triple(s, sep, p ? p - s->data : -2, out, err);
+}
+
+int nrt_str_join_array(const nrt_str *sep, const nrt_str *items, int64_t n, nrt_str *out,
+                       struct nrt_error *err) {
+  *out = nrt_str_empty();
+  if (n <= 0)
+    return NRT_OK;
+  if (n == 1) {
+    nrt_str_retain(&items[0]);
+    *out = items[0];
+    return NRT_OK;
+  }
+  int64_t total = 0;
+  for (int64_t i = 0; i < n; i++) {
+    int64_t add = items[i].len + (i ? sep->len : 0);
+    if (add > NRT_STR_MAX_LEN - total)
+      return nrt_error_set(err, NRT_EOVERFLOW, "join() result is too long for a Python string");
+    total += add;
+  }
+  char *w;
+  if (total <= 1) { /* "" or one ASCII character */
+    char one[1];
+    w = one;
+    for (int64_t i = 0; i < n; i++) {
+      if (i && sep->len) {
+        memcpy(w, sep->data, (size_t)sep->len);
+        w += sep->len;
+      }
+      if (items[i].len) {
+        memcpy(w, items[i].data, (size_t)items[i].len);
+        w += items[i].len;
+      }
+    }
+    return nrt_str_make(one, total, out, err);
+  }
+  int rc = nrt_str_alloc(total, out, &w, err);
+  if (rc != NRT_OK)
+    return rc;
+  for (int64_t i = 0; i < n; i++) {
+    if (i && sep->len) {
+      memcpy(w, sep->data, (size_t)sep->len);
+      w += sep->len;
+    }
+    memcpy(w, items[i].data, (size_t)items[i].len);
+    w += items[i].len;
+  }
+  return NRT_OK;
+}
+
+int nrt_str_join(const nrt_str *sep, const nrt_str_list *list, nrt_str *out,
+                 struct nrt_error *err) {
+  return nrt_str_join_array(sep, list->items, list->len, out, err);
+}

@@ -1,0 +1,100 @@
+/* strip, lstrip, rstrip with chars None (Unicode whitespace), "" or a set of code points
+ * (see nrt/str.h). */
+#define _GNU_SOURCE /* memmem */
+#include "nrt/unicode.h"
+#include "str/str_internal.h"
+
+bool nrt_str_is_space_cp(uint32_t cp) {
+  if (cp < 0x80)
+    return (cp >= 0x09 && cp <= 0x0D) || (cp >= 0x1C && cp <= 0x20);
+  return nrt_uc_is_space(cp);
+}
+
+/* The code points of chars: an ASCII bitmap plus the raw bytes for the rest. */
+struct char_set {
+  uint64_t ascii[2];
+  const char *chars;
+  int64_t clen;
+  bool has_non_ascii;
+};
+
+static void char_set_init(struct char_set *cs, const char *chars, int64_t clen) {
+  cs->ascii[0] = cs->ascii[1] = 0;
+  cs->chars = chars;
+  cs->clen = clen;
+  cs->has_non_ascii = false;
+  for (int64_t i = 0; i < clen; i++) {
+    unsigned char b = (unsigned char)chars[i];
+    if (b < 0x80)
+      cs->ascii[b >> 6] |= 1ULL << (b & 63);
+    else
+      cs->has_non_ascii = true;
+  }
+}
+
+/* Whether the code point encoded at p (nb bytes) is in the set. */
+static bool char_set_has(const struct char_set *cs, const char *p, int nb) {
+  unsigned char b = (unsigned char)p[0];
+  if (b < 0x80)
+    return (cs->ascii[b >> 6] >> (b & 63)) & 1;
+  return cs->has_non_ascii && memmem(cs->chars, (size_t)cs->clen, p, (size_t)nb) != NULL;
+}
+
+void nrt_str_strip_range(const char *s, int64_t len, const char *chars, int64_t clen,
+                         enum nrt_str_strip_side side, int64_t *begin, int64_t *end) {
+  int64_t b = 0, e = len;
+  int n;
+  if (!chars) {
+    if (side & NRT_STRIP_LEFT) {
+      while (b < e && nrt_str_is_space_cp(nrt_u8_dec(s + b, &n)))
+        b += n;
+    }
+    if (side & NRT_STRIP_RIGHT) {
+      while (e > b && nrt_str_is_space_cp(nrt_u8_dec_back(s, e, &n)))
+        e -= n;
+    }
+  } else if (clen > 0) {
+    struct char_set cs;
+    char_set_init(&cs, chars, clen);
+    if (side & NRT_STRIP_LEFT) {
+      while (b < e) {
+        n = nrt_u8_seqlen((unsigned char)s[b]);
+        if (!char_set_has(&cs, s + b, n))
+          break;
+        b += n;
+      }
+    }
+    if (side & NRT_STRIP_RIGHT) {
+      while (e > b) {
+        nrt_u8_dec_back(s, e, &n);
+        if (!char_set_has(&cs, s + e - n, n))
+          break;
+        e -= n;
+      }
+    }
+  }
+  *begin = b;
+  *end = e;
+}
+
+static int strip_side(const nrt_str *s, const nrt_str *chars, enum nrt_str_strip_side side,
+                      nrt_str *out, struct nrt_error *err) {
+  int64_t b, e;
+  nrt_str_strip_range(s->data, s->len, chars ? chars->data : NULL, chars ? chars->len : 0, side,
+                      &b, &e);
+  return nrt_str_result_sub(s, s->data + b, e - b, out, err);
+}
+
+int nrt_str_strip(const nrt_str *s, const nrt_str *chars, nrt_str *out, struct nrt_error *err) {
+  return strip_side(s, chars, NRT_STRIP_BOTH, out, err);
+}
+
+int nrt_str_lstrip(const nrt_str *s, const nrt_str *chars, nrt_str *out,
+                   struct nrt_error *err) {
+  return strip_side(s, chars, NRT_STRIP_LEFT, out, err);
+}
+
+int nrt_str_rstrip(const nrt_str *s, const nrt_str *chars, nrt_str *out,
+                   struct nrt_error *err) {
+  return strip_side(s, chars, NRT_STRIP_RIGHT, out, err);
+}
