@@ -93,7 +93,7 @@ function(nrt_add_memcheck name)
       COMMAND ${NRT_VALGRIND} --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect
               --show-leak-kinds=definite,indirect --track-origins=yes --quiet $<TARGET_FILE:${name}> ${ARGN})
     set_tests_properties(memcheck_${name} PROPERTIES LABELS memcheck TIMEOUT 900
-      ENVIRONMENT NRT_UNDER_VALGRIND=1)
+      ENVIRONMENT "NRT_UNDER_VALGRIND=1;NRT_BLOCK_CACHE=0")
   endif()
 endfunction()
 

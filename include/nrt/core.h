@@ -191,15 +191,16 @@ NRT_API void nrt_mi_destroy(nrt_meminfo *mi);
 
 /* Inline forms of the four refcount functions for hot C loops, with the same memory ordering:
  * the code compiled UDFs inline (an add on offset 0; a call only when the count reaches zero).
- * A count of 1 seen with acquire means the caller holds the only reference, so decref skips
- * the locked instruction (nobody else can incref without a reference). */
+ * nrt_mi_decref_inline always decrements with a locked instruction: the inline forms are meant
+ * for loops over shared objects. (nrt_mi_decref, out of line, first checks for a count of 1:
+ * seen with acquire it means the caller holds the only reference, since nobody can incref
+ * without one, so a final release such as the free pass's skips the locked instruction.) */
 static inline void nrt_mi_incref_inline(nrt_meminfo *mi) {
   if (mi)
     __atomic_fetch_add(&mi->refct, 1, __ATOMIC_RELAXED);
 }
 static inline void nrt_mi_decref_inline(nrt_meminfo *mi) {
-  if (mi && (__atomic_load_n(&mi->refct, __ATOMIC_ACQUIRE) == 1 ||
-             __atomic_sub_fetch(&mi->refct, 1, __ATOMIC_RELEASE) == 0)) {
+  if (mi && __atomic_sub_fetch(&mi->refct, 1, __ATOMIC_RELEASE) == 0) {
     (void)__atomic_load_n(&mi->refct, __ATOMIC_ACQUIRE);
     nrt_mi_destroy(mi);
   }

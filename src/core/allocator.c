@@ -27,7 +27,8 @@ const struct nrt_allocator nrt_libc_allocator_instance = {libc_malloc, libc_real
 
 /* Read on every allocation, written only by nrt_set_default_allocator: atomic so that a late
  * change is at worst seen late, never torn. */
-static _Atomic(const struct nrt_allocator *) default_allocator = &libc_allocator;
+_Atomic(const struct nrt_allocator *) nrt_default_allocator_ptr = &libc_allocator;
+#define default_allocator nrt_default_allocator_ptr
 
 const struct nrt_allocator *nrt_libc_allocator(void) {
   return &libc_allocator;
@@ -40,10 +41,6 @@ const struct nrt_allocator *nrt_default_allocator(void) {
 void nrt_set_default_allocator(const struct nrt_allocator *allocator) {
   atomic_store_explicit(&default_allocator, allocator ? allocator : &libc_allocator,
                         memory_order_release);
-}
-
-const struct nrt_allocator *nrt_resolve_allocator(const struct nrt_allocator *a) {
-  return a ? a : atomic_load_explicit(&default_allocator, memory_order_acquire);
 }
 
 void *nrt_allocate_with(const struct nrt_allocator *a, size_t size, struct nrt_error *err) {

@@ -74,6 +74,40 @@ static void test_refcount_and_dtor(void) {
   CHECK_NO_LEAK(before);
 }
 
+static void test_inline_forms(void) {
+  struct check_live before = check_live_now();
+  nrt_meminfo *mi;
+  dtor_calls = 0;
+  CHECK_EQ_INT(nrt_mi_alloc_dtor(4, counting_dtor, NULL, &mi, NULL), NRT_OK);
+  nrt_mi_incref_inline(mi);
+  nrt_mi_incref_local_inline(mi);
+  CHECK_EQ_INT(nrt_mi_refcount(mi), 3);
+  nrt_mi_decref_local_inline(mi);
+  nrt_mi_decref_inline(mi);
+  CHECK_EQ_INT(dtor_calls, 0);
+  nrt_mi_decref_inline(mi);
+  CHECK_EQ_INT(dtor_calls, 1);
+  nrt_mi_incref_inline(NULL);
+  nrt_mi_decref_inline(NULL);
+  nrt_mi_incref_local_inline(NULL);
+  nrt_mi_decref_local_inline(NULL);
+  CHECK_NO_LEAK(before);
+
+  /* Blocks recycled by the per-thread cache come back clean and correctly sized. */
+  for (int round = 0; round < 3; round++) {
+    nrt_meminfo *many[200];
+    for (int i = 0; i < 200; i++) {
+      CHECK_EQ_INT(nrt_mi_alloc((size_t)(i % 230), &many[i], NULL), NRT_OK);
+      CHECK_EQ_INT(nrt_mi_refcount(many[i]), 1);
+      CHECK_EQ_INT(nrt_mi_size(many[i]), i % 230);
+      memset(nrt_mi_data(many[i]), round, (size_t)(i % 230));
+    }
+    for (int i = 0; i < 200; i++)
+      nrt_mi_decref(many[i]);
+  }
+  CHECK_NO_LEAK(before);
+}
+
 static void test_aligned(void) {
   struct check_live before = check_live_now();
   for (size_t align = 1; align <= NRT_MI_MAX_ALIGN; align *= 2) {
@@ -257,6 +291,7 @@ static void test_errors(void) {
 int main(void) {
   test_alloc_and_layout();
   test_refcount_and_dtor();
+  test_inline_forms();
   test_aligned();
   test_too_large();
   test_adopt();
