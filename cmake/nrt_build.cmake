@@ -18,6 +18,15 @@ endif()
 
 find_package(Threads REQUIRED)
 
+# Fuzz builds instrument the library too (coverage feedback from the code under test, not only
+# from the harness); the harnesses add -fsanitize=fuzzer themselves.
+if(NRT_FUZZ)
+  if(NOT CMAKE_C_COMPILER_ID MATCHES "Clang")
+    message(FATAL_ERROR "NRT_FUZZ needs clang (libFuzzer)")
+  endif()
+  add_compile_options(-fsanitize=fuzzer-no-link)
+endif()
+
 # LLVM 14 (Debian's llvm-14-dev), used through its C API by refprune and udf: one version for
 # the whole project and the JIT, the one Debian's llvmlite is built on.
 find_program(NRT_LLVM_CONFIG NAMES llvm-config-14 PATHS /usr/lib/llvm-14/bin)
