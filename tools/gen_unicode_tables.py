@@ -301,6 +301,8 @@ extern const %(t2)s nrt_uc_stage2[%(n2)d];
 extern const struct nrt_uc_record nrt_uc_records[%(nrec)d];
 extern const uint32_t nrt_uc_case_extended[%(next)d];
 extern const double nrt_uc_numeric_values[%(nnum)d];
+/* Flags of U+0000..U+007F, one load away (the ASCII fast paths). */
+extern const uint16_t nrt_uc_ascii_flags[128];
 
 #ifdef __cplusplus
 }
@@ -320,7 +322,7 @@ extern const double nrt_uc_numeric_values[%(nnum)d];
         f.write(text)
 
 
-def write_source(path, stage1, stage2, records, extended, numeric_values):
+def write_source(path, shift, stage1, stage2, records, extended, numeric_values):
     parts = [BANNER, '#include "unicode/unicode_tables.h"\n']
     parts.append(c_array("nrt_uc_stage1", c_type(stage1), stage1))
     parts.append("")
@@ -335,6 +337,10 @@ def write_source(path, stage1, stage2, records, extended, numeric_values):
     parts.append("")
     parts.append(c_array("nrt_uc_case_extended", "uint32_t",
                          ["0x%04x" % v for v in extended] if extended else ["0"], per_line=12))
+    parts.append("")
+    ascii_flags = ["0x%04x" % records[stage2[(stage1[cp >> shift] << shift) | (cp & ((1 << shift) - 1))]][0]
+                   for cp in range(128)]
+    parts.append(c_array("nrt_uc_ascii_flags", "uint16_t", ascii_flags, per_line=8))
     parts.append("")
     lines = ["const double nrt_uc_numeric_values[%d] = {" % len(numeric_values)]
     for v in numeric_values:
@@ -363,7 +369,7 @@ def main():
     os.makedirs(args.out_dir, exist_ok=True)
     write_header(os.path.join(args.out_dir, "unicode_tables.h"), shift, stage1, stage2, records,
                  extended, numeric_values)
-    write_source(os.path.join(args.out_dir, "unicode_tables.c"), stage1, stage2, records,
+    write_source(os.path.join(args.out_dir, "unicode_tables.c"), shift, stage1, stage2, records,
                  extended, numeric_values)
     size = len(stage1) * (1 if max(stage1) < 256 else 2) + \
         len(stage2) * (1 if max(stage2) < 256 else 2) + len(records) * 24 + len(extended) * 4

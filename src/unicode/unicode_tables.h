@@ -59,6 +59,8 @@ extern const uint16_t nrt_uc_stage2[37888];
 extern const struct nrt_uc_record nrt_uc_records[577];
 extern const uint32_t nrt_uc_case_extended[367];
 extern const double nrt_uc_numeric_values[142];
+/* Flags of U+0000..U+007F, one load away (the ASCII fast paths). */
+extern const uint16_t nrt_uc_ascii_flags[128];
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,31 @@
+# Case mapping and predicate operations (src/str/case.c, src/str/predicates.c).
+find_program(NRT_SYSTEM_PYTHON python3 PATHS /usr/bin NO_DEFAULT_PATH)
+
+# Oracle: >= 200,000 generated strings against CPython (fewer under a sanitizer).
+if(NRT_SANITIZE)
+  set(nrt_case_oracle_count 40000)
+else()
+  set(nrt_case_oracle_count 200000)
+endif()
+add_executable(test_str_case_oracle test_case_oracle.c)
+target_link_libraries(test_str_case_oracle PRIVATE nrt_static nrt_testkit)
+target_include_directories(test_str_case_oracle PRIVATE ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/tests)
+target_compile_options(test_str_case_oracle PRIVATE ${NRT_WARNINGS})
+if(NRT_SYSTEM_PYTHON)
+  add_test(NAME test_str_case_oracle
+    COMMAND ${NRT_SYSTEM_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/oracle_case.py
+            $<TARGET_FILE:test_str_case_oracle> ${nrt_case_oracle_count}
+            ${CMAKE_CURRENT_BINARY_DIR}/case_oracle.bin)
+  set_tests_properties(test_str_case_oracle PROPERTIES LABELS str TIMEOUT 300)
+endif()
+
+nrt_add_test(test_str_case_units SOURCES test_case_units.c LABELS str valgrind)
+
+if(NRT_FUZZ)
+  add_executable(fuzz_str_case fuzz_case.c)
+  target_compile_options(fuzz_str_case PRIVATE -fsanitize=fuzzer)
+  target_link_options(fuzz_str_case PRIVATE -fsanitize=fuzzer)
+  target_link_libraries(fuzz_str_case PRIVATE nrt_static)
+  add_test(NAME fuzz_str_case COMMAND fuzz_str_case -max_total_time=25 -rss_limit_mb=2048)
+  set_tests_properties(fuzz_str_case PROPERTIES LABELS fuzz TIMEOUT 120)
+endif()
