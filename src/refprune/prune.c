@@ -1,0 +1,405 @@
+/* The pair-removing sub-passes and the public entry points.
+ *
+ * Region search (diamond, fanout, fanout-raise). For an incref I of value x in block A, the
+ * search scans forward from I: the rest of A, then blocks reached from A's successors. In each
+ * block the first refop or barrier decides: a decref of x ends that path (the block is an
+ * "end"); a decref of another value or a barrier makes the search fail; increfs are passed
+ * over. A block with no successor and no decref of x fails, except a raising block when raising
+ * ends are allowed. The search fails when it meets A again (a back edge to the head: I could run
+ * again before a decref), visits more blocks than the subgraph limit, or finds the region open:
+ * a block of the region entered from outside it or from an end block (then some decref could
+ * run without I before it, or twice after it). When it succeeds, every execution that runs I
+ * next runs exactly one of the end decrefs (or raises), nothing between can release or observe
+ * an object, and every execution that reaches an end decref has run I since: I and the end
+ * decrefs are removed together. */
+#include <string.h>
+
+#include "refprune/domtree.h"
+#include "refprune/internal.h"
+
+static const char *const default_increfs[] = {"nrt_mi_incref", "nrt_mi_incref_local",
+                                              "NRT_incref"};
+static const char *const default_decrefs[] = {"nrt_mi_decref", "nrt_mi_decref_local",
+                                              "NRT_decref"};
+
+void nrt_refprune_config_default(struct nrt_refprune_config *cfg) {
+  memset(cfg, 0, sizeof(*cfg));
+  cfg->passes = NRT_REFPRUNE_ALL;
+  cfg->subgraph_limit = NRT_REFPRUNE_DEFAULT_SUBGRAPH_LIMIT;
+}
+
+/* The most instructions the per-block sub-pass scans forward from one incref. */
+#define PER_BB_SCAN_LIMIT 4096
+
+static void remove_event(struct rp_func *f, int e, struct nrt_refprune_stats *st) {
+  struct rp_event *ev = &f->events[e];
+  if (ev->kind == RP_INC)
+    st->increfs_removed++;
+  else
+    st->decrefs_removed++;
+  LLVMInstructionEraseFromParent(ev->inst);
+  ev->inst = NULL;
+  ev->kind = RP_DEAD;
+}
+
+static int pass_null(struct rp_func *f, struct nrt_refprune_stats *st) {
+  int changed = 0;
+  for (int e = 0; e < f->n_events; e++) {
+    struct rp_event *ev = &f->events[e];
+    if ((ev->kind == RP_INC || ev->kind == RP_DEC) && LLVMIsConstant(ev->value) &&
+        LLVMIsNull(ev->value)) {
+      remove_event(f, e, st);
+      st->null_removed++;
+      changed = 1;
+    }
+  }
+  return changed;
+}
+
+/* Instructions allowed between decrefs that happen "at once": they neither touch memory nor
+ * call anything. */
+static int is_inert(LLVMValueRef i) {
+  return LLVMIsACastInst(i) || LLVMIsAGetElementPtrInst(i) || LLVMIsAExtractValueInst(i) ||
+         LLVMIsAInsertValueInst(i) || LLVMIsABinaryOperator(i) || LLVMIsAICmpInst(i) ||
+         LLVMIsASelectInst(i);
+}
+
+/* Whether every instruction from event `from_event` up to (excluding) `to` is a live decref
+ * event or inert: then those decrefs happen "at once" and may be reordered. */
+static int decref_run(struct rp_func *f, int from_event, LLVMValueRef to) {
+  int e = from_event, end = f->blocks[f->events[from_event].block].end_event;
+  int limit = PER_BB_SCAN_LIMIT;
+  for (LLVMValueRef i = f->events[from_event].inst; i && i != to; i = LLVMGetNextInstruction(i)) {
+    if (--limit == 0)
+      return 0;
+    while (e < end && f->events[e].kind == RP_DEAD)
+      e++;
+    if (e < end && f->events[e].inst == i) {
+      if (f->events[e].kind != RP_DEC)
+        return 0;
+      e++;
+    } else if (!is_inert(i)) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+static int pass_per_bb(struct rp_func *f, struct nrt_refprune_stats *st) {
+  int changed = 0;
+  for (int b = 0; b < f->n; b++) {
+    int end = f->blocks[b].end_event;
+    for (int i = f->blocks[b].first_event; i < end; i++) {
+      if (f->events[i].kind != RP_INC)
+        continue;
+      LLVMValueRef x = f->events[i].value;
+      int first_unrelated = -1, steps = 0;
+      for (int j = i + 1; j < end && steps < PER_BB_SCAN_LIMIT; j++, steps++) {
+        int k = f->events[j].kind;
+        if (k == RP_BARRIER)
+          break;
+        if (k != RP_DEC)
+          continue;
+        if (f->events[j].value != x) {
+          if (first_unrelated < 0)
+            first_unrelated = j;
+          continue;
+        }
+        if (first_unrelated < 0 || decref_run(f, first_unrelated, f->events[j].inst)) {
+          remove_event(f, i, st);
+          remove_event(f, j, st);
+          st->per_bb++;
+          changed = 1;
+        }
+        break;
+      }
+    }
+  }
+  return changed;
+}
+
+/* The first live event of block b from event index `from` that is a decref or a barrier, or -1
+ * when the block has none. Increfs are passed over. */
+static int first_decision(const struct rp_func *f, int b, int from) {
+  for (int e = from; e < f->blocks[b].end_event; e++) {
+    int k = f->events[e].kind;
+    if (k == RP_DEC || k == RP_BARRIER)
+      return e;
+  }
+  return -1;
+}
+
+enum { SEARCH_FAIL = 0, SEARCH_OK = 1 };
+
+/* Region search from incref event `inc` (see the top of this file). target >= 0 requires the
+ * only end to be that block (diamond). Ends are left marked in end_stamp, region blocks in
+ * stamp (both == stamp_now); f->region lists the region, *n_region its size, *raise_ends the
+ * raising ends reached. */
+static int region_search(struct rp_func *f, int inc, int target, int allow_raise, size_t limit,
+                         int *n_region, int *raise_ends) {
+  int a = f->events[inc].block;
+  LLVMValueRef x = f->events[inc].value;
+  if (first_decision(f, a, inc + 1) >= 0)
+    return SEARCH_FAIL; /* a decref or barrier after I in its own block */
+  if (f->succ_off[a + 1] == f->succ_off[a])
+    return SEARCH_FAIL;
+  int stamp = ++f->stamp_now;
+  int top = 0, count = 0, decref_ends = 0;
+  *raise_ends = 0;
+  for (int k = f->succ_off[a]; k < f->succ_off[a + 1]; k++) {
+    int s = f->succ[k];
+    if (s == a)
+      return SEARCH_FAIL;
+    if (f->stamp[s] != stamp) {
+      f->stamp[s] = stamp;
+      f->worklist[top++] = s;
+      f->region[count++] = s;
+    }
+  }
+  while (top > 0) {
+    int r = f->worklist[--top];
+    if ((size_t)count > limit)
+      return SEARCH_FAIL;
+    int e = first_decision(f, r, f->blocks[r].first_event);
+    if (e >= 0) {
+      if (f->events[e].kind != RP_DEC || f->events[e].value != x)
+        return SEARCH_FAIL;
+      if (target >= 0 && r != target)
+        return SEARCH_FAIL;
+      f->end_stamp[r] = stamp;
+      decref_ends++;
+      continue;
+    }
+    if (f->succ_off[r + 1] == f->succ_off[r]) {
+      if (allow_raise && (f->blocks[r].flags & RP_BLOCK_RAISING) && target < 0) {
+        f->end_stamp[r] = stamp;
+        (*raise_ends)++;
+        continue;
+      }
+      return SEARCH_FAIL;
+    }
+    for (int k = f->succ_off[r]; k < f->succ_off[r + 1]; k++) {
+      int s = f->succ[k];
+      if (s == a)
+        return SEARCH_FAIL;
+      if (f->stamp[s] != stamp) {
+        if ((size_t)count >= limit)
+          return SEARCH_FAIL;
+        f->stamp[s] = stamp;
+        f->worklist[top++] = s;
+        f->region[count++] = s;
+      }
+    }
+  }
+  if (decref_ends == 0)
+    return SEARCH_FAIL;
+  /* Closed region: every block is entered only from A or from a non-end region block. */
+  for (int i = 0; i < count; i++) {
+    int r = f->region[i];
+    for (int k = f->pred_off[r]; k < f->pred_off[r + 1]; k++) {
+      int p = f->pred[k];
+      if (p == a)
+        continue;
+      if (f->stamp[p] != stamp || f->end_stamp[p] == stamp)
+        return SEARCH_FAIL;
+    }
+  }
+  *n_region = count;
+  return SEARCH_OK;
+}
+
+/* Removes I and the decref that ends each end block of the last successful search. */
+static void remove_region(struct rp_func *f, int inc, int n_region, struct nrt_refprune_stats *st) {
+  int stamp = f->stamp_now;
+  for (int i = 0; i < n_region; i++) {
+    int r = f->region[i];
+    if (f->end_stamp[r] != stamp)
+      continue;
+    int e = first_decision(f, r, f->blocks[r].first_event);
+    if (e >= 0)
+      remove_event(f, e, st); /* raising ends have none */
+  }
+  remove_event(f, inc, st);
+}
+
+static int pass_diamond(struct rp_func *f, size_t limit, struct nrt_refprune_stats *st) {
+  int changed = 0;
+  for (int i = 0; i < f->n_events; i++) {
+    if (f->events[i].kind != RP_INC)
+      continue;
+    int a = f->events[i].block;
+    LLVMValueRef x = f->events[i].value;
+    int b = f->ipdom[a];
+    size_t steps = 0;
+    /* Walk up the post-dominator tree: each block there lies on every path from A to exit. */
+    while (b >= 0 && b < f->n && b != a && steps++ < limit &&
+           rp_dominates(f->dom_pre, f->dom_post, a, b)) {
+      int e = first_decision(f, b, f->blocks[b].first_event);
+      if (e >= 0) {
+        int n_region = 0, raise_ends = 0;
+        if (f->events[e].kind == RP_DEC && f->events[e].value == x &&
+            region_search(f, i, b, 0, limit, &n_region, &raise_ends) == SEARCH_OK) {
+          remove_region(f, i, n_region, st);
+          st->diamond++;
+          changed = 1;
+        }
+        break;
+      }
+      b = f->ipdom[b];
+    }
+  }
+  return changed;
+}
+
+static int pass_fanout(struct rp_func *f, size_t limit, int allow_raise,
+                       struct nrt_refprune_stats *st) {
+  int changed = 0;
+  for (int i = 0; i < f->n_events; i++) {
+    if (f->events[i].kind != RP_INC)
+      continue;
+    int n_region = 0, raise_ends = 0;
+    if (region_search(f, i, -1, allow_raise, limit, &n_region, &raise_ends) != SEARCH_OK)
+      continue;
+    if (allow_raise && raise_ends == 0)
+      continue; /* a plain fanout: left to (and counted by) the fanout sub-pass */
+    remove_region(f, i, n_region, st);
+    if (allow_raise)
+      st->fanout_raise++;
+    else
+      st->fanout++;
+    changed = 1;
+  }
+  return changed;
+}
+
+static int prune_built(struct rp_func *f, const struct nrt_refprune_config *cfg,
+                       struct nrt_refprune_stats *st, struct nrt_error *err) {
+  unsigned passes = cfg->passes;
+  size_t limit = cfg->subgraph_limit ? cfg->subgraph_limit : NRT_REFPRUNE_DEFAULT_SUBGRAPH_LIMIT;
+  if (passes & NRT_REFPRUNE_NULL)
+    pass_null(f, st);
+  if ((passes & NRT_REFPRUNE_DIAMOND) && rp_func_dominance(f, err) != NRT_OK)
+    return NRT_ENOMEM;
+  int changed = 1;
+  while (changed) {
+    changed = 0;
+    if (passes & NRT_REFPRUNE_PER_BB)
+      changed |= pass_per_bb(f, st);
+    if (passes & NRT_REFPRUNE_DIAMOND)
+      changed |= pass_diamond(f, limit, st);
+    if (passes & NRT_REFPRUNE_FANOUT)
+      changed |= pass_fanout(f, limit, 0, st);
+    if (passes & NRT_REFPRUNE_FANOUT_RAISE)
+      changed |= pass_fanout(f, limit, 1, st);
+  }
+  return NRT_OK;
+}
+
+/* The configuration with default names filled in. */
+static int effective_config(const struct nrt_refprune_config *cfg,
+                            struct nrt_refprune_config *out, struct nrt_error *err) {
+  if (cfg)
+    *out = *cfg;
+  else
+    nrt_refprune_config_default(out);
+  if (out->passes & ~(unsigned)NRT_REFPRUNE_ALL)
+    return nrt_error_set(err, NRT_EINVAL, "refprune: unknown sub-pass bits 0x%x", out->passes);
+  if (!out->incref_names || !out->incref_count) {
+    out->incref_names = default_increfs;
+    out->incref_count = sizeof(default_increfs) / sizeof(default_increfs[0]);
+  }
+  if (!out->decref_names || !out->decref_count) {
+    out->decref_names = default_decrefs;
+    out->decref_count = sizeof(default_decrefs) / sizeof(default_decrefs[0]);
+  }
+  return NRT_OK;
+}
+
+static int prune_one(LLVMValueRef fn, const struct nrt_refprune_config *cfg,
+                     struct rp_classifier *c, struct nrt_refprune_stats *st,
+                     struct nrt_error *err) {
+  if (LLVMIsDeclaration(fn) || LLVMCountBasicBlocks(fn) == 0)
+    return NRT_OK;
+  if ((cfg->passes & NRT_REFPRUNE_NORMALIZE) &&
+      rp_normalize_function(fn, c, &st->normalized, err) != NRT_OK)
+    return NRT_ENOMEM;
+  struct rp_func f;
+  if (rp_func_build(&f, fn, c, err) != NRT_OK)
+    return NRT_ENOMEM;
+  int rc = prune_built(&f, cfg, st, err);
+  rp_func_free(&f);
+  return rc;
+}
+
+int nrt_refprune_function(struct LLVMOpaqueValue *function, const struct nrt_refprune_config *cfg,
+                          struct nrt_refprune_stats *stats, struct nrt_error *err) {
+  if (!function || !LLVMIsAFunction(function))
+    return nrt_error_set(err, NRT_EINVAL, "refprune: not a function");
+  struct nrt_refprune_config eff;
+  int rc = effective_config(cfg, &eff, err);
+  if (rc != NRT_OK)
+    return rc;
+  struct nrt_refprune_stats local;
+  memset(&local, 0, sizeof(local));
+  struct nrt_refprune_stats *st = stats ? stats : &local;
+  struct rp_classifier c;
+  rp_classifier_init(&c, &eff, LLVMGetTypeContext(LLVMTypeOf(function)), err);
+  rc = prune_one(function, &eff, &c, st, err);
+  rp_classifier_free(&c);
+  return rc;
+}
+
+int nrt_refprune_module(struct LLVMOpaqueModule *module, const struct nrt_refprune_config *cfg,
+                        struct nrt_refprune_stats *stats, struct nrt_error *err) {
+  if (stats)
+    memset(stats, 0, sizeof(*stats));
+  if (!module)
+    return nrt_error_set(err, NRT_EINVAL, "refprune: NULL module");
+  struct nrt_refprune_config eff;
+  int rc = effective_config(cfg, &eff, err);
+  if (rc != NRT_OK)
+    return rc;
+  struct nrt_refprune_stats local;
+  memset(&local, 0, sizeof(local));
+  struct nrt_refprune_stats *st = stats ? stats : &local;
+  struct rp_classifier c;
+  rp_classifier_init(&c, &eff, LLVMGetModuleContext(module), err);
+  for (LLVMValueRef fn = LLVMGetFirstFunction(module); fn && rc == NRT_OK;
+       fn = LLVMGetNextFunction(fn))
+    rc = prune_one(fn, &eff, &c, st, err);
+  rp_classifier_free(&c);
+  if (rc == NRT_ENOMEM && (!err || err->code == 0))
+    nrt_error_set(err, NRT_ENOMEM, "refprune: out of memory");
+  return rc;
+}
+
+int nrt_refprune_parse_passes(const char *list, unsigned *out, struct nrt_error *err) {
+  static const struct {
+    const char *name;
+    unsigned bit;
+  } names[] = {{"normalize", NRT_REFPRUNE_NORMALIZE}, {"normalise", NRT_REFPRUNE_NORMALIZE},
+               {"null", NRT_REFPRUNE_NULL},           {"per-bb", NRT_REFPRUNE_PER_BB},
+               {"diamond", NRT_REFPRUNE_DIAMOND},     {"fanout", NRT_REFPRUNE_FANOUT},
+               {"fanout-raise", NRT_REFPRUNE_FANOUT_RAISE}, {"all", NRT_REFPRUNE_ALL}};
+  if (!list || !out)
+    return nrt_error_set(err, NRT_EINVAL, "refprune: NULL pass list");
+  unsigned bits = 0;
+  const char *p = list;
+  while (*p) {
+    const char *comma = strchr(p, ',');
+    size_t len = comma ? (size_t)(comma - p) : strlen(p);
+    int found = 0;
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+      if (strlen(names[i].name) == len && memcmp(names[i].name, p, len) == 0) {
+        bits |= names[i].bit;
+        found = 1;
+      }
+    if (!found)
+      return nrt_error_set(err, NRT_EINVAL, "refprune: unknown sub-pass '%.*s'", (int)len, p);
+    p += len;
+    if (*p == ',')
+      p++;
+  }
+  *out = bits;
+  return NRT_OK;
+}
