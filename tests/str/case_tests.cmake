@@ -29,3 +29,8 @@ if(NRT_FUZZ)
   add_test(NAME fuzz_str_case COMMAND fuzz_str_case -max_total_time=25 -rss_limit_mb=2048)
   set_tests_properties(fuzz_str_case PROPERTIES LABELS fuzz TIMEOUT 120)
 endif()
+
+# The kernels compile unchanged as C++ (built with the tests; a failure breaks the build).
+add_library(nrt_str_case_as_cxx OBJECT case_kernels_cxx.cpp)
+target_include_directories(nrt_str_case_as_cxx PRIVATE ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/src)
+target_compile_options(nrt_str_case_as_cxx PRIVATE -Wall -Wextra -Werror -pedantic)

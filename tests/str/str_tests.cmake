@@ -1,2 +1,6 @@
 # Tests of the str layer's managed strings and operations (str_core, ops, list, oracle, fuzz).
 nrt_add_test(test_str_core SOURCES test_str_core.c LABELS str valgrind)
+# The CPython oracle: the generator streams cases and CPython's results into the replayer.
+nrt_add_test(test_str_oracle SOURCES test_str_oracle.c LABELS str oracle
+  ARGS ${CMAKE_CURRENT_SOURCE_DIR}/oracle_gen.py TIMEOUT 300)
+nrt_add_test(test_str_ops SOURCES test_str_ops.c LABELS str valgrind)

@@ -1,0 +1,269 @@
+#!/usr/bin/python3
+"""Oracle generator for the str layer: writes generated strings, arguments and CPython's
+results for every str operation to stdout (binary stream read by test_str_oracle.c).
+
+The generator draws only code points that this CPython considers assigned
+(unicodedata.category(c) != 'Cn'): CPython 3.11 knows Unicode 14.0, while nrt's tables are
+generated from UCD 15.0, so characters new in 15.0 are left out on purpose, and so are the
+few older ones whose category, simple case mapping or Lowercase/Uppercase property changed
+in 15.0 (same_in_14_and_15).
+
+Usage: oracle_gen.py COUNT SEED
+
+Stream format (little endian):
+  record  := 'R' str:s str:sub str:rep str:chars str:sep i64:a i64:b i64:step i64:count
+             i64:maxsplit i64:k results*  'E'
+  results := u8:op_id result
+  result  := 'i' i64 | 's' str | 'l' u32:n str*n | 'x' u8:kind str:message
+  str     := u32:byte_length bytes
+  None arguments are INT64_MIN. Error kinds: 1 ValueError, 2 IndexError, 3 OverflowError.
+"""
+import random
+import struct
+import sys
+import unicodedata
+
+NONE = -(1 << 63)
+
+UCD = '/usr/share/unicode'
+
+def load_ucd15():
+    """The facts of the pinned UCD (15.0) that CPython's 14.0 must share for a code point to
+    be drawn: general category, simple case mappings, Lowercase, Uppercase."""
+    data = {}
+    first = None
+    with open(UCD + '/UnicodeData.txt', encoding='utf-8') as f:
+        for line in f:
+            fields = line.split(';')
+            cp = int(fields[0], 16)
+            row = (fields[2], fields[12], fields[13], fields[14])
+            if fields[1].endswith(', First>'):
+                first = cp
+                continue
+            if fields[1].endswith(', Last>'):
+                for c in range(first, cp + 1):
+                    data[c] = row
+                continue
+            data[cp] = row
+    props = {'Lowercase': set(), 'Uppercase': set()}
+    with open(UCD + '/DerivedCoreProperties.txt', encoding='utf-8') as f:
+        for line in f:
+            line = line.split('#')[0].strip()
+            if not line:
+                continue
+            rng_, prop = [x.strip() for x in line.split(';')][:2]
+            if prop in props:
+                lo, _, hi = rng_.partition('..')
+                props[prop].update(range(int(lo, 16), int(hi or lo, 16) + 1))
+    return data, props
+
+UCD15, PROPS15 = load_ucd15()
+
+def same_in_14_and_15(cp):
+    """True when CPython (Unicode 14.0) and the pinned UCD 15.0 agree on this code point.
+    A few assigned code points changed properties in 15.0 (U+10FC became Lowercase, for
+    example): nrt follows 15.0, so such code points are left out of the comparison."""
+    c = chr(cp)
+    row = UCD15.get(cp)
+    if row is None or row[0] != unicodedata.category(c):
+        return False
+    if (cp in PROPS15['Lowercase']) != c.islower() or (cp in PROPS15['Uppercase']) != c.isupper():
+        return False
+    def simple(field):
+        return chr(int(field, 16)) if field else c
+    up, lo = c.upper(), c.lower()
+    if len(up) == 1 and up != simple(row[1]):
+        return False
+    if len(lo) == 1 and lo != simple(row[2]):
+        return False
+    return True
+
+def assigned(cps):
+    out = []
+    for cp in cps:
+        c = chr(cp)
+        if 0xD800 <= cp <= 0xDFFF:
+            continue
+        if unicodedata.category(c) != 'Cn' and same_in_14_and_15(cp):
+            out.append(c)
+    return out
+
+def rng(a, b):
+    return range(a, b + 1)
+
+ASCII = [chr(c) for c in range(0x20, 0x7F)]
+LETTERS = list("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+WHITESPACE = [c for c in map(chr, range(0x110000)) if c.isspace()]
+LINEBREAKS = ['\n', '\r', '\r\n', '\v', '\f', '\x1c', '\x1d', '\x1e', '\x85', '\u2028', '\u2029']
+POOLS = {
+    'latin1': assigned(rng(0xA0, 0xFF)) + assigned(rng(0x100, 0x17F)),
+    'greek': assigned(rng(0x370, 0x3FF)) + assigned(rng(0x1F00, 0x1FFF)) + ['Σ', 'σ', 'ς'] * 8,
+    'turkish': ['İ', 'ı', 'i', 'I', 'ş', 'Ş', 'ğ', 'Ğ'],
+    'sharp_s': ['ß', 'ẞ', 's', 'S'],
+    'ligatures': assigned(rng(0xFB00, 0xFB4F)),
+    'cherokee': assigned(rng(0x13A0, 0x13FF)) + assigned(rng(0xAB70, 0xABBF)),
+    'georgian': assigned(rng(0x10A0, 0x10FF)) + assigned(rng(0x1C90, 0x1CBF)) + assigned(rng(0x2D00, 0x2D2F)),
+    'combining': assigned(rng(0x300, 0x36F)) + ['\u0345', '\u0307', '\u20dd'],
+    'digraphs': assigned(rng(0x1C4, 0x1CC)) + assigned(rng(0x1F1, 0x1F3)) + ['ŉ', 'ǰ', 'ΐ'],
+    'cjk': assigned(rng(0x4E00, 0x4E80)) + assigned(rng(0x3040, 0x30FF)) + ['漢', '字', '\u3000'],
+    'astral': assigned(rng(0x1F600, 0x1F64F)) + assigned(rng(0x10400, 0x1044F)) +
+              assigned(rng(0x1D400, 0x1D47F)) + assigned(rng(0x1E900, 0x1E95F)) +
+              assigned(rng(0x20000, 0x20010)) + assigned(rng(0x1F1E6, 0x1F1FF)),
+    'numbers': assigned(rng(0x660, 0x669)) + ['²', '³', '¹', '½', 'Ⅻ', 'ⅻ', '௰', '〇', '𝟘', '٣', '१'] +
+               list('0123456789'),
+    'space': WHITESPACE + LINEBREAKS,
+    'other': assigned(rng(0x2000, 0x206F)) + assigned(rng(0x200B, 0x200F)) + ['\x00', '\x7f', '\x9f', '_', '\u00ad'],
+    'ascii': ASCII, 'letters': LETTERS,
+}
+POOL_NAMES = list(POOLS)
+
+def gen_string(r):
+    roll = r.random()
+    if roll < 0.05:
+        return ''
+    n = r.choice((1, 1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 32, 48))
+    if roll < 0.35:  # ASCII words with spaces
+        return ''.join(r.choice(LETTERS) if r.random() < 0.8 else r.choice(' \t\n,.-') for _ in range(n))
+    if roll < 0.42:  # repetitive text for count/replace/split
+        unit = ''.join(r.choice('ab Σσ') for _ in range(r.randint(1, 3)))
+        return (unit * n)[:n * 2]
+    pools = [POOLS[r.choice(POOL_NAMES)] for _ in range(r.randint(1, 3))]
+    return ''.join(r.choice(r.choice(pools)) for _ in range(n))
+
+def gen_sub(r, s):
+    roll = r.random()
+    if roll < 0.45 and s:
+        i = r.randrange(len(s))
+        j = r.randint(i, min(len(s), i + r.choice((1, 1, 2, 3, 5))))
+        return s[i:j]
+    if roll < 0.55:
+        return ''
+    if roll < 0.75:
+        return ''.join(r.choice(POOLS[r.choice(('space', 'letters', 'greek', 'ascii'))]) for _ in range(r.randint(1, 2)))
+    return gen_string(r)[:3]
+
+def gen_index(r, n):
+    roll = r.random()
+    if roll < 0.15:
+        return NONE
+    if roll < 0.2:
+        return r.choice((1 << 62, -(1 << 62), (1 << 63) - 1, -(1 << 63) + 1))
+    return r.randint(-n - 3, n + 3)
+
+def arg(v):
+    return None if v == NONE else v
+
+# Operation ids and names; test_str_oracle.c has the same table.
+OPS = [
+    'len', 'getitem', 'slice', 'slice2', 'slice_step', 'concat', 'repeat', 'compare', 'eq',
+    'contains', 'find', 'find_default', 'find_start', 'rfind', 'rfind_default', 'index',
+    'rindex', 'count', 'count_default', 'startswith', 'endswith', 'startswith_tuple',
+    'endswith_tuple', 'replace', 'replace_all', 'strip', 'strip_none', 'lstrip', 'lstrip_none',
+    'rstrip', 'rstrip_none', 'split', 'split_none', 'split_default', 'rsplit', 'rsplit_none',
+    'splitlines', 'splitlines_keep', 'partition', 'rpartition', 'join',
+    'upper', 'lower', 'casefold', 'capitalize', 'title', 'swapcase',
+    'isalpha', 'isalnum', 'isdecimal', 'isdigit', 'isnumeric', 'isspace', 'isupper', 'islower',
+    'istitle', 'isascii', 'isidentifier', 'isprintable',
+]
+ERR = {ValueError: 1, IndexError: 2, OverflowError: 3}
+
+def run_op(name, s, sub, rep, chars, sep, a, b, step, count, maxsplit, k):
+    A, B, STEP = arg(a), arg(b), arg(step)
+    if name == 'len': return len(s)
+    if name == 'getitem': return s[a if a != NONE else 0]
+    if name == 'slice': return s[A:B:STEP]
+    if name == 'slice2': return s[A:B]
+    if name == 'slice_step': return s[::STEP]
+    if name == 'concat': return s + sub
+    if name == 'repeat': return s * k
+    if name == 'compare': return (s > sub) - (s < sub)
+    if name == 'eq': return int(s == sub)
+    if name == 'contains': return int(sub in s)
+    if name == 'find': return s.find(sub, A, B)
+    if name == 'find_default': return s.find(sub)
+    if name == 'find_start': return s.find(sub, A)
+    if name == 'rfind': return s.rfind(sub, A, B)
+    if name == 'rfind_default': return s.rfind(sub)
+    if name == 'index': return s.index(sub, A, B)
+    if name == 'rindex': return s.rindex(sub, A, B)
+    if name == 'count': return s.count(sub, A, B)
+    if name == 'count_default': return s.count(sub)
+    if name == 'startswith': return int(s.startswith(sub, A, B))
+    if name == 'endswith': return int(s.endswith(sub, A, B))
+    if name == 'startswith_tuple': return int(s.startswith((sub, chars, rep), A, B))
+    if name == 'endswith_tuple': return int(s.endswith((sub, chars, rep), A, B))
+    if name == 'replace': return s.replace(sub, rep, count)
+    if name == 'replace_all': return s.replace(sub, rep)
+    if name == 'strip': return s.strip(chars)
+    if name == 'strip_none': return s.strip()
+    if name == 'lstrip': return s.lstrip(chars)
+    if name == 'lstrip_none': return s.lstrip(None)
+    if name == 'rstrip': return s.rstrip(chars)
+    if name == 'rstrip_none': return s.rstrip()
+    if name == 'split': return s.split(sep, maxsplit)
+    if name == 'split_none': return s.split(None, maxsplit)
+    if name == 'split_default': return s.split()
+    if name == 'rsplit': return s.rsplit(sep, maxsplit)
+    if name == 'rsplit_none': return s.rsplit(None, maxsplit)
+    if name == 'splitlines': return s.splitlines()
+    if name == 'splitlines_keep': return s.splitlines(True)
+    if name == 'partition': return list(s.partition(sep))
+    if name == 'rpartition': return list(s.rpartition(sep))
+    if name == 'join': return sub.join(s.split(sep) if sep else list(s))
+    if name.startswith('is'): return int(getattr(s, name)())
+    return getattr(s, name)()
+
+def put_str(out, v):
+    b = v.encode('utf-8', 'surrogatepass')
+    out += struct.pack('<I', len(b))
+    out += b
+
+def main():
+    count, seed = int(sys.argv[1]), int(sys.argv[2])
+    r = random.Random(seed)
+    w = sys.stdout.buffer
+    out = bytearray()
+    pack_q = struct.Struct('<q').pack
+    for _ in range(count):
+        s = gen_string(r)
+        sub = gen_sub(r, s)
+        rep = gen_sub(r, s) if r.random() < 0.7 else r.choice(('', 'x', 'ß', '漢字', 'ΣΣ'))
+        chars = gen_sub(r, s) + (r.choice(WHITESPACE) if r.random() < 0.3 else '')
+        sep = gen_sub(r, s) if r.random() < 0.9 else r.choice((' ', ',', '\n', 'Σ'))
+        n = len(s)
+        a, b = gen_index(r, n), gen_index(r, n)
+        step = r.choice((NONE, 1, 1, -1, -1, 2, -2, 3, -3, n + 1, -n - 1, 0, (1 << 63) - 1, NONE + 1))
+        cnt = r.choice((-1, 0, 1, 2, 3, -5, 1 << 40))
+        maxsplit = r.choice((-1, -1, 0, 1, 2, 3, 1 << 40))
+        k = r.choice((-2, 0, 1, 2, 3))
+        out += b'R'
+        for v in (s, sub, rep, chars, sep):
+            put_str(out, v)
+        for v in (a, b, step, cnt, maxsplit, k):
+            out += pack_q(v)
+        for op_id, name in enumerate(OPS):
+            try:
+                res = run_op(name, s, sub, rep, chars, sep, a, b, step, cnt, maxsplit, k)
+            except (ValueError, IndexError, OverflowError) as e:
+                out += bytes((op_id,)) + b'x' + bytes((ERR[type(e)],))
+                put_str(out, str(e))
+                continue
+            out += bytes((op_id,))
+            if isinstance(res, int):
+                out += b'i' + pack_q(res)
+            elif isinstance(res, str):
+                out += b's'
+                put_str(out, res)
+            else:
+                out += b'l' + struct.pack('<I', len(res))
+                for item in res:
+                    put_str(out, item)
+        out += b'E'
+        if len(out) > 1 << 20:
+            w.write(out)
+            out.clear()
+    w.write(out)
+    w.flush()
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,366 @@
+/* Unit tests of the str operations: Python's documented behaviour and edge cases, identity
+ * results, allocation counts, error codes and messages. */
+#include "nrt/str.h"
+#include "support/check.h"
+
+#define V(lit) nrt_str_view(lit, (int64_t)sizeof(lit) - 1)
+#define N NRT_STR_NONE
+
+static uint64_t allocs(void) {
+  struct nrt_stats st;
+  nrt_stats_get(&st);
+  return st.alloc;
+}
+
+/* CHECKs that r holds exactly the bytes of lit, then releases it. */
+#define CHECK_STR(r, lit)                                                                   \
+  do {                                                                                      \
+    CHECK_EQ_INT((r).len, (int64_t)sizeof(lit) - 1);                                        \
+    CHECK((r).len == (int64_t)sizeof(lit) - 1 && memcmp((r).data, lit, sizeof(lit) - 1) == 0); \
+    nrt_str_release(&(r));                                                                  \
+  } while (0)
+
+static void test_len_compare(void) {
+  CHECK_EQ_INT(nrt_str_len("", 0), 0);
+  CHECK_EQ_INT(nrt_str_len("abc", 3), 3);
+  const char *mixed = "h\xc3\xa9llo \xe6\xbc\xa2\xe5\xad\x97 \xf0\x9f\x98\x80 and a long ascii tail..";
+  CHECK_EQ_INT(nrt_str_len(mixed, (int64_t)strlen(mixed)), 34);
+  CHECK(nrt_str_is_ascii_bytes("abc", 3));
+  CHECK(!nrt_str_is_ascii_bytes(mixed, (int64_t)strlen(mixed)));
+  CHECK(nrt_str_compare("a", 1, "b", 1) < 0);
+  CHECK(nrt_str_compare("ab", 2, "a", 1) > 0);
+  CHECK(nrt_str_compare("", 0, "", 0) == 0);
+  CHECK(nrt_str_compare("\xc3\xa9", 2, "z", 1) > 0); /* U+00E9 > U+007A */
+  CHECK(nrt_str_compare("\xef\xbf\xbd", 3, "\xf0\x9f\x98\x80", 4) < 0); /* BMP < astral */
+  CHECK(nrt_str_eq("abc", 3, "abc", 3));
+  CHECK(!nrt_str_eq("abc", 3, "abd", 3));
+  CHECK(nrt_str_contains("abc", 3, "", 0));
+  CHECK(nrt_str_contains("", 0, "", 0));
+  CHECK(nrt_str_contains("abc", 3, "bc", 2));
+  CHECK(!nrt_str_contains("abc", 3, "abcd", 4));
+}
+
+static void test_concat_repeat(void) {
+  nrt_str a, b, r;
+  struct nrt_error err = {0};
+  CHECK_EQ_INT(nrt_str_new("ab", 2, &a, NULL), NRT_OK);
+  b = V("c\xc3\xa9");
+  CHECK_EQ_INT(nrt_str_concat(&a, &b, &r, NULL), NRT_OK);
+  CHECK_STR(r, "abc\xc3\xa9");
+  nrt_str e = nrt_str_empty();
+  uint64_t n0 = allocs();
+  CHECK_EQ_INT(nrt_str_concat(&a, &e, &r, NULL), NRT_OK); /* a itself */
+  CHECK(r.mi == a.mi);
+  CHECK_EQ_INT(nrt_mi_refcount(a.mi), 2);
+  nrt_str_release(&r);
+  CHECK_EQ_INT(nrt_str_concat(&e, &b, &r, NULL), NRT_OK); /* the view b itself */
+  CHECK(r.data == b.data && r.mi == NULL);
+  CHECK_EQ_INT(allocs() - n0, 0);
+
+  CHECK_EQ_INT(nrt_str_repeat(&a, 3, &r, NULL), NRT_OK);
+  CHECK_STR(r, "ababab");
+  CHECK_EQ_INT(nrt_str_repeat(&a, 0, &r, NULL), NRT_OK);
+  CHECK_EQ_INT(r.len, 0);
+  CHECK_EQ_INT(nrt_str_repeat(&a, -5, &r, NULL), NRT_OK);
+  CHECK_EQ_INT(r.len, 0);
+  CHECK_EQ_INT(nrt_str_repeat(&a, 1, &r, NULL), NRT_OK);
+  CHECK(r.mi == a.mi);
+  nrt_str_release(&r);
+  nrt_str x = V("x");
+  CHECK_EQ_INT(nrt_str_repeat(&x, 7, &r, NULL), NRT_OK);
+  CHECK_STR(r, "xxxxxxx");
+  CHECK_EQ_INT(nrt_str_repeat(&a, INT64_MAX / 2, &r, &err), NRT_EOVERFLOW);
+  CHECK_EQ_STR(err.message, "repeated string is too long");
+  CHECK_EQ_INT(nrt_str_repeat(&e, INT64_MAX, &r, NULL), NRT_OK); /* "" * huge == "" */
+  CHECK_EQ_INT(r.len, 0);
+  nrt_str_release(&a);
+}
+
+static void test_index_slice(void) {
+  nrt_str s = V("h\xc3\xa9llo\xf0\x9f\x98\x80"); /* "héllo😀" */
+  nrt_str r;
+  struct nrt_error err = {0};
+  uint64_t n0 = allocs();
+  CHECK_EQ_INT(nrt_str_getitem(&s, 0, &r, NULL), NRT_OK);
+  CHECK_STR(r, "h");
+  CHECK_EQ_INT(allocs() - n0, 0); /* one ASCII character: static */
+  CHECK_EQ_INT(nrt_str_getitem(&s, 1, &r, NULL), NRT_OK);
+  CHECK_STR(r, "\xc3\xa9");
+  CHECK_EQ_INT(nrt_str_getitem(&s, -1, &r, NULL), NRT_OK);
+  CHECK_STR(r, "\xf0\x9f\x98\x80");
+  CHECK_EQ_INT(nrt_str_getitem(&s, -6, &r, NULL), NRT_OK);
+  CHECK_STR(r, "h");
+  CHECK_EQ_INT(nrt_str_getitem(&s, 6, &r, &err), NRT_EINDEX);
+  CHECK_EQ_STR(err.message, "string index out of range");
+  CHECK_EQ_INT(nrt_str_getitem(&s, -7, &r, &err), NRT_EINDEX);
+  nrt_str e = nrt_str_empty();
+  CHECK_EQ_INT(nrt_str_getitem(&e, 0, &r, &err), NRT_EINDEX);
+
+  CHECK_EQ_INT(nrt_str_slice(&s, 1, 3, N, &r, NULL), NRT_OK);
+  CHECK_STR(r, "\xc3\xa9l");
+  CHECK_EQ_INT(nrt_str_slice(&s, N, N, -1, &r, NULL), NRT_OK);
+  CHECK_STR(r, "\xf0\x9f\x98\x80oll\xc3\xa9h");
+  CHECK_EQ_INT(nrt_str_slice(&s, N, N, 2, &r, NULL), NRT_OK);
+  CHECK_STR(r, "hlo");
+  CHECK_EQ_INT(nrt_str_slice(&s, -2, N, N, &r, NULL), NRT_OK);
+  CHECK_STR(r, "o\xf0\x9f\x98\x80");
+  CHECK_EQ_INT(nrt_str_slice(&s, 100, -100, -1, &r, NULL), NRT_OK);
+  CHECK_STR(r, "\xf0\x9f\x98\x80oll\xc3\xa9h");
+  CHECK_EQ_INT(nrt_str_slice(&s, 3, 1, 1, &r, NULL), NRT_OK);
+  CHECK_EQ_INT(r.len, 0);
+  CHECK_EQ_INT(nrt_str_slice(&s, -100, 100, 1, &r, NULL), NRT_OK); /* whole: s itself */
+  CHECK(r.data == s.data && r.len == s.len);
+  CHECK_EQ_INT(nrt_str_slice(&s, 0, 6, INT64_MAX, &r, NULL), NRT_OK);
+  CHECK_STR(r, "h");
+  CHECK_EQ_INT(nrt_str_slice(&s, N, N, INT64_MIN + 1, &r, NULL), NRT_OK);
+  CHECK_STR(r, "\xf0\x9f\x98\x80");
+  CHECK_EQ_INT(nrt_str_slice(&s, 0, 1, 0, &r, &err), NRT_EVALUE);
+  CHECK_EQ_STR(err.message, "slice step cannot be zero");
+  CHECK_EQ_INT(nrt_str_slice_size(s.data, s.len, N, N, 0), -1);
+  char buf[16];
+  CHECK_EQ_INT(nrt_str_slice_size(s.data, s.len, N, N, -2), 7);
+  CHECK_EQ_INT(nrt_str_slice_into(s.data, s.len, N, N, -2, buf), 7);
+  CHECK(memcmp(buf, "\xf0\x9f\x98\x80l\xc3\xa9", 7) == 0);
+}
+
+static void test_search(void) {
+  const char *s = "abcabc";
+  CHECK_EQ_INT(nrt_str_find(s, 6, "bc", 2, N, N), 1);
+  CHECK_EQ_INT(nrt_str_find(s, 6, "bc", 2, 2, N), 4);
+  CHECK_EQ_INT(nrt_str_find(s, 6, "bc", 2, 2, 5), -1);
+  CHECK_EQ_INT(nrt_str_find(s, 6, "bc", 2, -2, N), 4);
+  CHECK_EQ_INT(nrt_str_rfind(s, 6, "bc", 2, N, N), 4);
+  CHECK_EQ_INT(nrt_str_rfind(s, 6, "bc", 2, 0, 4), 1);
+  CHECK_EQ_INT(nrt_str_find(s, 6, "", 0, N, N), 0);
+  CHECK_EQ_INT(nrt_str_find(s, 6, "", 0, 6, N), 6);
+  CHECK_EQ_INT(nrt_str_find(s, 6, "", 0, 7, N), -1);
+  CHECK_EQ_INT(nrt_str_find("", 0, "", 0, 1, N), -1); /* "".find("", 1) == -1 */
+  CHECK_EQ_INT(nrt_str_find("", 0, "", 0, 0, N), 0);
+  CHECK_EQ_INT(nrt_str_rfind(s, 6, "", 0, N, N), 6);
+  CHECK_EQ_INT(nrt_str_rfind(s, 6, "", 0, 2, 4), 4);
+  CHECK_EQ_INT(nrt_str_find(s, 6, "", 0, -100, N), 0);
+  /* non-ASCII: indices are code points */
+  const char *u = "\xc3\xa9t\xc3\xa9 \xf0\x9f\x98\x80\xc3\xa9"; /* "été 😀é" */
+  int64_t ul = (int64_t)strlen(u);
+  CHECK_EQ_INT(nrt_str_find(u, ul, "\xc3\xa9", 2, 1, N), 2);
+  CHECK_EQ_INT(nrt_str_rfind(u, ul, "\xc3\xa9", 2, N, N), 5);
+  CHECK_EQ_INT(nrt_str_rfind(u, ul, "\xc3\xa9", 2, N, -1), 2);
+  CHECK_EQ_INT(nrt_str_count(u, ul, "\xc3\xa9", 2, N, N), 3);
+  CHECK_EQ_INT(nrt_str_count(u, ul, "", 0, N, N), 7);
+  CHECK_EQ_INT(nrt_str_count(u, ul, "", 0, 2, 4), 3);
+  CHECK_EQ_INT(nrt_str_count(u, ul, "", 0, 8, N), 0);
+  CHECK_EQ_INT(nrt_str_count("aaaa", 4, "aa", 2, N, N), 2); /* non-overlapping */
+  int64_t v;
+  struct nrt_error err = {0};
+  CHECK_EQ_INT(nrt_str_index(s, 6, "ca", 2, N, N, &v, NULL), NRT_OK);
+  CHECK_EQ_INT(v, 2);
+  CHECK_EQ_INT(nrt_str_index(s, 6, "x", 1, N, N, &v, &err), NRT_EVALUE);
+  CHECK_EQ_STR(err.message, "substring not found");
+  CHECK_EQ_INT(nrt_str_rindex(s, 6, "a", 1, N, N, &v, NULL), NRT_OK);
+  CHECK_EQ_INT(v, 3);
+  CHECK(nrt_str_startswith(s, 6, "ab", 2, N, N));
+  CHECK(nrt_str_startswith(s, 6, "ca", 2, 2, N));
+  CHECK(!nrt_str_startswith(s, 6, "ca", 2, 2, 3));
+  CHECK(nrt_str_startswith(s, 6, "", 0, 6, N));
+  CHECK(!nrt_str_startswith(s, 6, "", 0, 7, N)); /* start beyond the end */
+  CHECK(nrt_str_endswith(s, 6, "bc", 2, N, N));
+  CHECK(nrt_str_endswith(s, 6, "ca", 2, N, -2));
+  nrt_str tuple[2] = {V("zz"), V("abc")};
+  CHECK(nrt_str_startswith_any(s, 6, tuple, 2, N, N));
+  CHECK(!nrt_str_startswith_any(s, 6, tuple, 1, N, N));
+  CHECK(!nrt_str_endswith_any(s, 6, tuple, 0, N, N));
+  CHECK(nrt_str_endswith_any(s, 6, tuple, 2, N, N));
+}
+
+static void test_replace(void) {
+  nrt_str s = V("abcabc"), r;
+  nrt_str a = V("a"), x = V("XY"), e = nrt_str_empty(), dash = V("-");
+  CHECK_EQ_INT(nrt_str_replace(&s, &a, &x, -1, &r, NULL), NRT_OK);
+  CHECK_STR(r, "XYbcXYbc");
+  CHECK_EQ_INT(nrt_str_replace(&s, &a, &x, 1, &r, NULL), NRT_OK);
+  CHECK_STR(r, "XYbcabc");
+  CHECK_EQ_INT(nrt_str_replace(&s, &a, &x, 0, &r, NULL), NRT_OK);
+  CHECK(r.data == s.data); /* unchanged: s itself */
+  nrt_str q = V("q");
+  uint64_t n0 = allocs();
+  CHECK_EQ_INT(nrt_str_replace(&s, &q, &x, -1, &r, NULL), NRT_OK);
+  CHECK(r.data == s.data);
+  CHECK_EQ_INT(allocs() - n0, 0);
+  CHECK_EQ_INT(nrt_str_replace(&s, &e, &dash, -1, &r, NULL), NRT_OK);
+  CHECK_STR(r, "-a-b-c-a-b-c-");
+  CHECK_EQ_INT(nrt_str_replace(&s, &e, &dash, 2, &r, NULL), NRT_OK);
+  CHECK_STR(r, "-a-bcabc");
+  CHECK_EQ_INT(nrt_str_replace(&e, &e, &dash, -1, &r, NULL), NRT_OK);
+  CHECK_STR(r, "-");
+  nrt_str u = V("\xc3\xa9\xc3\xa9");
+  CHECK_EQ_INT(nrt_str_replace(&u, &e, &dash, -1, &r, NULL), NRT_OK);
+  CHECK_STR(r, "-\xc3\xa9-\xc3\xa9-");
+  CHECK_EQ_INT(nrt_str_replace(&s, &s, &e, -1, &r, NULL), NRT_OK);
+  CHECK_EQ_INT(r.len, 0);
+  CHECK_EQ_INT(nrt_str_replace_size("aaa", 3, "a", 1, "bb", 2, -1), 6);
+}
+
+static void test_strip(void) {
+  nrt_str r;
+  nrt_str s = V(" \t\xe3\x80\x80 spam \xc2\x85\n");
+  CHECK_EQ_INT(nrt_str_strip(&s, NULL, &r, NULL), NRT_OK);
+  CHECK_STR(r, "spam");
+  CHECK_EQ_INT(nrt_str_lstrip(&s, NULL, &r, NULL), NRT_OK);
+  CHECK_STR(r, "spam \xc2\x85\n");
+  CHECK_EQ_INT(nrt_str_rstrip(&s, NULL, &r, NULL), NRT_OK);
+  CHECK_STR(r, " \t\xe3\x80\x80 spam");
+  nrt_str w = V("www.example.com"), chars = V("cmowz."), none = nrt_str_empty();
+  CHECK_EQ_INT(nrt_str_strip(&w, &chars, &r, NULL), NRT_OK);
+  CHECK_STR(r, "example");
+  CHECK_EQ_INT(nrt_str_strip(&w, &none, &r, NULL), NRT_OK); /* "" strips nothing */
+  CHECK(r.data == w.data && r.len == w.len);
+  nrt_str g = V("\xce\xa3x\xce\xa3"), sig = V("\xce\xa3");
+  CHECK_EQ_INT(nrt_str_strip(&g, &sig, &r, NULL), NRT_OK);
+  CHECK_STR(r, "x");
+  nrt_str sp = V("   ");
+  CHECK_EQ_INT(nrt_str_strip(&sp, NULL, &r, NULL), NRT_OK);
+  CHECK_EQ_INT(r.len, 0);
+  nrt_str zw = V("\xe2\x80\x8b"); /* U+200B is not whitespace */
+  CHECK_EQ_INT(nrt_str_strip(&zw, NULL, &r, NULL), NRT_OK);
+  CHECK_EQ_INT(r.len, 3);
+}
+
+static void check_list(nrt_str_list *l, int n, const char *const *want) {
+  CHECK_EQ_INT(nrt_str_list_len(l), n);
+  for (int i = 0; i < n && i < l->len; i++) {
+    CHECK_EQ_INT(l->items[i].len, (int64_t)strlen(want[i]));
+    CHECK(memcmp(l->items[i].data, want[i], strlen(want[i])) == 0);
+  }
+  nrt_str_list_release(l);
+}
+
+static void test_split(void) {
+  nrt_str_list *l;
+  struct nrt_error err = {0};
+  nrt_str s = V("1,2,,3,");
+  nrt_str comma = V(",");
+  CHECK_EQ_INT(nrt_str_split(&s, &comma, -1, &l, NULL), NRT_OK);
+  check_list(l, 5, (const char *const[]){"1", "2", "", "3", ""});
+  CHECK_EQ_INT(nrt_str_split(&s, &comma, 1, &l, NULL), NRT_OK);
+  check_list(l, 2, (const char *const[]){"1", "2,,3,"});
+  CHECK_EQ_INT(nrt_str_rsplit(&s, &comma, 1, &l, NULL), NRT_OK);
+  check_list(l, 2, (const char *const[]){"1,2,,3", ""});
+  nrt_str w = V("  1  2 \xe2\x80\x83 3  ");
+  CHECK_EQ_INT(nrt_str_split(&w, NULL, -1, &l, NULL), NRT_OK);
+  check_list(l, 3, (const char *const[]){"1", "2", "3"});
+  CHECK_EQ_INT(nrt_str_split(&w, NULL, 1, &l, NULL), NRT_OK);
+  check_list(l, 2, (const char *const[]){"1", "2 \xe2\x80\x83 3  "});
+  CHECK_EQ_INT(nrt_str_rsplit(&w, NULL, 1, &l, NULL), NRT_OK);
+  check_list(l, 2, (const char *const[]){"  1  2", "3"});
+  nrt_str e = nrt_str_empty();
+  CHECK_EQ_INT(nrt_str_split(&e, NULL, -1, &l, NULL), NRT_OK);
+  check_list(l, 0, NULL);
+  CHECK_EQ_INT(nrt_str_split(&e, &comma, -1, &l, NULL), NRT_OK);
+  check_list(l, 1, (const char *const[]){""});
+  CHECK_EQ_INT(nrt_str_split(&s, &e, -1, &l, &err), NRT_EVALUE);
+  CHECK_EQ_STR(err.message, "empty separator");
+  CHECK(l == NULL);
+  CHECK_EQ_INT(nrt_str_rsplit(&s, &e, -1, &l, &err), NRT_EVALUE);
+  nrt_str one = V("abc");
+  CHECK_EQ_INT(nrt_str_split(&one, NULL, -1, &l, NULL), NRT_OK);
+  CHECK(l->items[0].data == one.data); /* the input itself */
+  nrt_str_list_release(l);
+
+  nrt_str lines = V("ab c\n\nde fg\rkl\r\n\x0bx\x0cy\x1cz\x1d\x1e\xc2\x85q\xe2\x80\xa8r\xe2\x80\xa9");
+  CHECK_EQ_INT(nrt_str_splitlines(&lines, false, &l, NULL), NRT_OK);
+  check_list(l, 12, (const char *const[]){"ab c", "", "de fg", "kl", "", "x", "y", "z", "", "",
+                                          "q", "r"});
+  nrt_str ln2 = V("ab c\n\nde fg\rkl\r\n");
+  CHECK_EQ_INT(nrt_str_splitlines(&ln2, true, &l, NULL), NRT_OK);
+  check_list(l, 4, (const char *const[]){"ab c\n", "\n", "de fg\r", "kl\r\n"});
+  CHECK_EQ_INT(nrt_str_splitlines(&e, true, &l, NULL), NRT_OK);
+  check_list(l, 0, NULL);
+
+  nrt_str p = V("a=b=c"), eq = V("="), x = V("x");
+  CHECK_EQ_INT(nrt_str_partition(&p, &eq, &l, NULL), NRT_OK);
+  check_list(l, 3, (const char *const[]){"a", "=", "b=c"});
+  CHECK_EQ_INT(nrt_str_rpartition(&p, &eq, &l, NULL), NRT_OK);
+  check_list(l, 3, (const char *const[]){"a=b", "=", "c"});
+  CHECK_EQ_INT(nrt_str_partition(&p, &x, &l, NULL), NRT_OK);
+  check_list(l, 3, (const char *const[]){"a=b=c", "", ""});
+  CHECK_EQ_INT(nrt_str_rpartition(&p, &x, &l, NULL), NRT_OK);
+  check_list(l, 3, (const char *const[]){"", "", "a=b=c"});
+  CHECK_EQ_INT(nrt_str_partition(&p, &e, &l, &err), NRT_EVALUE);
+  CHECK_EQ_STR(err.message, "empty separator");
+  CHECK_EQ_INT(nrt_str_rpartition(&p, &e, &l, &err), NRT_EVALUE);
+}
+
+static void test_list_join(void) {
+  nrt_str_list *l;
+  nrt_str r, sep = V(", ");
+  struct nrt_error err = {0};
+  CHECK_EQ_INT(nrt_str_list_new(0, &l, NULL), NRT_OK);
+  CHECK_EQ_INT(nrt_str_join(&sep, l, &r, NULL), NRT_OK);
+  CHECK_EQ_INT(r.len, 0);
+  nrt_str a;
+  CHECK_EQ_INT(nrt_str_new("alpha", 5, &a, NULL), NRT_OK);
+  CHECK_EQ_INT(nrt_str_list_append_copy(l, &a, NULL), NRT_OK);
+  CHECK_EQ_INT(nrt_str_join(&sep, l, &r, NULL), NRT_OK); /* one element: itself */
+  CHECK(r.mi == a.mi);
+  CHECK_EQ_INT(nrt_mi_refcount(a.mi), 3);
+  nrt_str_release(&r);
+  for (int i = 0; i < 20; i++) /* grows past the inline capacity */
+    CHECK_EQ_INT(nrt_str_list_append(l, V("b"), NULL), NRT_OK);
+  CHECK_EQ_INT(nrt_str_list_len(l), 21);
+  CHECK_EQ_INT(nrt_str_list_get(l, -1, &r, NULL), NRT_OK);
+  CHECK_STR(r, "b");
+  CHECK_EQ_INT(nrt_str_list_get(l, 0, &r, NULL), NRT_OK);
+  CHECK(r.mi == a.mi);
+  nrt_str_release(&r);
+  CHECK_EQ_INT(nrt_str_list_get(l, 21, &r, &err), NRT_EINDEX);
+  CHECK_EQ_STR(err.message, "list index out of range");
+  CHECK_EQ_INT(nrt_str_list_get(l, -22, &r, &err), NRT_EINDEX);
+  nrt_str_list_release(l); /* releases a's reference held by the list */
+  CHECK_EQ_INT(nrt_mi_refcount(a.mi), 1);
+  nrt_str items[3] = {V("x"), V("\xc3\xa9"), V("")};
+  CHECK_EQ_INT(nrt_str_join_array(&sep, items, 3, &r, NULL), NRT_OK);
+  CHECK_STR(r, "x, \xc3\xa9, ");
+  nrt_str e = nrt_str_empty();
+  CHECK_EQ_INT(nrt_str_join_array(&e, items, 3, &r, NULL), NRT_OK);
+  CHECK_STR(r, "x\xc3\xa9");
+  nrt_str two[2] = {V("a"), V("")};
+  uint64_t n0 = allocs();
+  CHECK_EQ_INT(nrt_str_join_array(&e, two, 2, &r, NULL), NRT_OK);
+  CHECK_STR(r, "a");
+  CHECK_EQ_INT(allocs() - n0, 0);
+  nrt_str_release(&a);
+  CHECK_EQ_INT(nrt_str_list_new(-1, &l, &err), NRT_EINVAL);
+}
+
+/* One allocation per new string; no allocation for bool/int results. */
+static void test_allocation_counts(void) {
+  nrt_str s = V("hello world"), r, o = V("o"), zero = V("0");
+  uint64_t n0 = allocs();
+  (void)nrt_str_find(s.data, s.len, "o", 1, N, N);
+  (void)nrt_str_count(s.data, s.len, "o", 1, 2, -1);
+  (void)nrt_str_len(s.data, s.len);
+  CHECK_EQ_INT(allocs() - n0, 0);
+  CHECK_EQ_INT(nrt_str_replace(&s, &o, &zero, -1, &r, NULL), NRT_OK);
+  CHECK_EQ_INT(allocs() - n0, 1);
+  nrt_str_release(&r);
+  nrt_str_list *l;
+  n0 = allocs();
+  CHECK_EQ_INT(nrt_str_split(&s, NULL, -1, &l, NULL), NRT_OK);
+  CHECK_EQ_INT(allocs() - n0, 3); /* the list (items inline) and two strings */
+  nrt_str_list_release(l);
+}
+
+int main(void) {
+  struct check_live before = check_live_now();
+  test_len_compare();
+  test_concat_repeat();
+  test_index_slice();
+  test_search();
+  test_replace();
+  test_strip();
+  test_split();
+  test_list_join();
+  test_allocation_counts();
+  CHECK_NO_LEAK(before);
+  return check_finish("test_str_ops");
+}
