@@ -15,11 +15,16 @@
  *    llvm.invariant.*) and calls of functions declared readnone. Inline assembly is a barrier.
  *  - A decref may be delayed (moved later) but never across a barrier: delaying a release is
  *    invisible to code that neither releases nor observes the object.
- *  - Nothing is removed across a barrier or across a decref of another value, because another
- *    SSA value may point to the same object: between a removed incref and its removed decref
- *    the object's count is one lower than in the original. The one exception: decrefs that
- *    follow each other with only casts, GEPs and extractvalues between them happen "at once"
- *    and may be reordered among themselves.
+ *  - Calls follow Numba's and nrt's calling convention: a callee borrows its arguments and
+ *    returns new references; it never releases a reference its caller holds. So by default a
+ *    pair is removed across calls (as llvmlite does); with `strict_calls` set, barriers also
+ *    block pair removal (for code whose callees may release their callers' references).
+ *  - Nothing is removed across a decref of another value, because another SSA value may point
+ *    to the same object: between a removed incref and its removed decref the object's count is
+ *    one lower than in the original. The one exception: decrefs that follow each other with
+ *    only instructions that touch no memory and call nothing between them (casts, GEPs,
+ *    extract/insertvalue, arithmetic, compares, selects) happen "at once" and may be reordered
+ *    among themselves.
  *  - Raising blocks: a block with no successor holding an instruction with the
  *    `!numba_exception_output` metadata (Numba's marker of a block that returns an exception).
  *    Numba emits no decref on such a path, so the references taken before it leak. With the
@@ -67,6 +72,7 @@ struct nrt_refprune_config {
   size_t incref_count;
   const char *const *decref_names;
   size_t decref_count;
+  int strict_calls;             /* 1: barriers also block pair removal (see above); default 0 */
 };
 
 /* Statistics. Pairs count one incref with the decref(s) removed with it. */

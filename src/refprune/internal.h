@@ -72,6 +72,7 @@ struct rp_func {
   /* scratch for region searches */
   int *stamp, *end_stamp, *worklist, *region;
   int stamp_now;
+  int strict_calls; /* barriers block pair removal */
 };
 
 /* Builds the view of a defined function (with at least one block). */

@@ -96,7 +96,7 @@ static int pass_per_bb(struct rp_func *f, struct nrt_refprune_stats *st) {
       int first_unrelated = -1, steps = 0;
       for (int j = i + 1; j < end && steps < PER_BB_SCAN_LIMIT; j++, steps++) {
         int k = f->events[j].kind;
-        if (k == RP_BARRIER)
+        if (k == RP_BARRIER && f->strict_calls)
           break;
         if (k != RP_DEC)
           continue;
@@ -123,7 +123,7 @@ static int pass_per_bb(struct rp_func *f, struct nrt_refprune_stats *st) {
 static int first_decision(const struct rp_func *f, int b, int from) {
   for (int e = from; e < f->blocks[b].end_event; e++) {
     int k = f->events[e].kind;
-    if (k == RP_DEC || k == RP_BARRIER)
+    if (k == RP_DEC || (k == RP_BARRIER && f->strict_calls))
       return e;
   }
   return -1;
@@ -326,6 +326,7 @@ static int prune_one(LLVMValueRef fn, const struct nrt_refprune_config *cfg,
   struct rp_func f;
   if (rp_func_build(&f, fn, c, err) != NRT_OK)
     return NRT_ENOMEM;
+  f.strict_calls = cfg->strict_calls != 0;
   int rc = prune_built(&f, cfg, st, err);
   rp_func_free(&f);
   return rc;

@@ -1,6 +1,7 @@
 /* Hand-written IR cases (the .ll files under cases/). Each file states in comments:
  *   ; PASSES: list          sub-passes to run (nrt_refprune_parse_passes syntax)
  *   ; LIMIT: n              subgraph limit (optional)
+ *   ; STRICT: 1             strict_calls (optional)
  *   ; STATS: per_bb=.. diamond=.. fanout=.. fanout_raise=.. null=.. normalized=..
  *   ; EXPECT fn block inc dec   refops left in that block after pruning
  * Every block that holds a refop before pruning must have an EXPECT line. */
@@ -47,6 +48,9 @@ static void run_case(const char *dir, const char *name) {
   if (passes)
     sscanf(passes, "%255s", list);
   CHECK_EQ_INT(nrt_refprune_parse_passes(list, &cfg.passes, NULL), NRT_OK);
+  const char *strict = line_value(text, "; STRICT: ");
+  if (strict)
+    cfg.strict_calls = atoi(strict);
   const char *limit = line_value(text, "; LIMIT: ");
   if (limit)
     cfg.subgraph_limit = (size_t)strtoul(limit, NULL, 10);
@@ -134,7 +138,7 @@ static void run_case(const char *dir, const char *name) {
 int main(int argc, char **argv) {
   struct check_live before = check_live_now();
   const char *dir = argc > 1 ? argv[1] : "cases";
-  const char *cases[] = {"per_bb.ll", "diamond.ll", "fanout.ll", "raise.ll"};
+  const char *cases[] = {"per_bb.ll", "diamond.ll", "fanout.ll", "raise.ll", "strict.ll"};
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
     run_case(dir, cases[i]);
   CHECK_NO_LEAK(before);
