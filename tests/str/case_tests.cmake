@@ -3,7 +3,7 @@ find_program(NRT_SYSTEM_PYTHON python3 PATHS /usr/bin NO_DEFAULT_PATH)
 
 # Oracle: >= 200,000 generated strings against CPython (fewer under a sanitizer).
 if(NRT_SANITIZE)
-  set(nrt_case_oracle_count 40000)
+  set(nrt_case_oracle_count 100000)
 else()
   set(nrt_case_oracle_count 200000)
 endif()
