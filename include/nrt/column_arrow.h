@@ -152,6 +152,7 @@ struct nrt_col_chunked {
   size_t n_chunks;
   nrt_column **chunks; /* each owns one reference */
   int64_t length;      /* total rows */
+  nrt_memblock *storage; /* owns the chunks array (internal) */
 };
 
 /* Releases every chunk and the chunk array, and zeroes *c. NULL is ignored. */

@@ -1,0 +1,517 @@
+/* Column builders: append rows into memblock-owned buffers with a sticky error, record the
+ * managed strings appended until the free pass, and turn the buffers into a column without
+ * copying them (finish only finalizes the blocks and points the column at them). */
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "column/column_internal.h"
+
+/* A utf8_view builder starts a new data block once its current one holds this much, so no
+ * chunk exceeds 1 GiB and every view offset fits in int32. */
+#define VIEW_BLOCK_LIMIT ((size_t)512 << 20)
+#define VIEW_MAX_BLOCKS 256
+#define REF_BATCH 64
+
+/* One growing allocation in a POD/ZEROINIT block: [data, data + used) filled, cap bytes. */
+struct growbuf {
+  nrt_memblock *blk;
+  char *data;
+  size_t used;
+  size_t cap;
+};
+
+struct nrt_col_builder {
+  enum nrt_col_type type;
+  int status;
+  struct nrt_error error;
+  int64_t length;
+  int64_t null_count;
+  int64_t expected;
+  struct growbuf values;   /* offsets, views, values or value bits */
+  struct growbuf validity; /* created at the first null */
+  struct growbuf data;     /* utf8 / large_utf8 bytes */
+  /* utf8_view long strings: chunks of these blocks are the variadic buffers */
+  nrt_memblock *view_blocks[VIEW_MAX_BLOCKS];
+  int n_view_blocks;
+  int32_t chunks_before;    /* chunks in the blocks before the current one */
+  size_t cur_chunks;        /* chunks of the current block seen so far */
+  const char *cur_base;     /* start of the current block's last chunk */
+  /* managed strings recorded until the free pass */
+  nrt_memblock *refs; /* OBJECTARRAY of nrt_meminfo * (zeroed slots are skipped) */
+  nrt_meminfo **ref_slots;
+  size_t ref_free;
+  size_t n_refs;
+};
+
+static int fail(nrt_col_builder *b, int code, const char *fmt, ...) NRT_PRINTF(3, 4);
+
+static int fail(nrt_col_builder *b, int code, const char *fmt, ...) {
+  if (b->status)
+    return b->status;
+  va_list ap;
+  va_start(ap, fmt);
+  char msg[NRT_ERROR_MESSAGE_SIZE];
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  b->status = code;
+  nrt_error_set(&b->error, code, "%s", msg);
+  return code;
+}
+
+/* Records an error that a callee already described in `e`. */
+static int fail_with(nrt_col_builder *b, const struct nrt_error *e) {
+  return fail(b, e->code ? e->code : NRT_ENOMEM, "row %lld: %s", (long long)b->length,
+              e->message);
+}
+
+/* Makes room for `extra` more bytes in g (doubling), creating its block on first use. */
+static int grow(nrt_col_builder *b, struct growbuf *g, size_t extra, size_t min_cap,
+                int zeroed) {
+  if (extra <= g->cap - g->used)
+    return NRT_OK;
+  struct nrt_error e = {0};
+  if (extra > SIZE_MAX / 4 - g->used)
+    return fail(b, NRT_ERANGE, "row %lld: column buffer too large", (long long)b->length);
+  size_t cap = g->cap * 2;
+  if (cap < g->used + extra)
+    cap = g->used + extra;
+  if (cap < min_cap)
+    cap = min_cap;
+  if (!g->blk && nrt_memblock_pod_new(cap + NRT_COL_BUFFER_ALIGN, zeroed, &g->blk, &e))
+    return fail_with(b, &e);
+  char *begin = g->data, *end = g->data + g->cap;
+  int rc = g->data ? nrt_memblock_pod_resize(g->blk, cap, &begin, &end, &e)
+                   : nrt_memblock_pod_allocate(g->blk, cap, NRT_COL_BUFFER_ALIGN, &begin, &end, &e);
+  if (rc)
+    return fail_with(b, &e);
+  g->data = begin;
+  g->cap = cap;
+  return NRT_OK;
+}
+
+static size_t value_width(enum nrt_col_type t) {
+  switch (t) {
+  case NRT_COL_UTF8: return 4;
+  case NRT_COL_LARGE_UTF8:
+  case NRT_COL_INT64:
+  case NRT_COL_FLOAT64: return 8;
+  case NRT_COL_UTF8_VIEW: return sizeof(nrt_col_view);
+  default: return 0; /* bool: bits */
+  }
+}
+
+int nrt_col_builder_new(enum nrt_col_type type, int64_t expected_rows, nrt_col_builder **out,
+                        struct nrt_error *err) {
+  *out = NULL;
+  if (type < NRT_COL_UTF8 || type > NRT_COL_BOOL)
+    return nrt_error_set(err, NRT_EINVAL, "builder: unknown column type %d", (int)type);
+  if (expected_rows < 0)
+    return nrt_error_set(err, NRT_EINVAL, "builder: negative expected_rows %lld",
+                         (long long)expected_rows);
+  nrt_col_builder *b = (nrt_col_builder *)nrt_allocate(sizeof *b, err);
+  if (!b)
+    return NRT_ENOMEM;
+  memset(b, 0, sizeof *b);
+  b->type = type;
+  b->expected = expected_rows < 16 ? 16 : expected_rows;
+  if (type == NRT_COL_UTF8 || type == NRT_COL_LARGE_UTF8) {
+    /* The first offset, 0. */
+    size_t w = value_width(type);
+    if (grow(b, &b->values, w, (size_t)(b->expected + 1) * w, 0)) {
+      nrt_error_set(err, b->error.code, "builder: %s", b->error.message);
+      int rc = b->status;
+      nrt_col_builder_abort(b);
+      return rc;
+    }
+    memset(b->values.data, 0, w);
+    b->values.used = w;
+  }
+  *out = b;
+  return NRT_OK;
+}
+
+/* ---------------------------------------------------------------- validity */
+
+static int validity_room(nrt_col_builder *b, int64_t bits) {
+  size_t need = (size_t)(bits + 7) / 8;
+  if (need > b->validity.used) {
+    if (grow(b, &b->validity, need - b->validity.used, (size_t)(b->expected + 7) / 8, 1))
+      return b->status;
+    b->validity.used = need;
+  }
+  return NRT_OK;
+}
+
+/* Marks the row being appended (index b->length) valid when a bitmap exists. */
+static int mark_valid(nrt_col_builder *b) {
+  if (!b->validity.data)
+    return NRT_OK;
+  if (validity_room(b, b->length + 1))
+    return b->status;
+  b->validity.data[b->length >> 3] |= (char)(1u << (b->length & 7));
+  return NRT_OK;
+}
+
+/* ---------------------------------------------------------------- strings */
+
+static void decref_elem(void *elem, void *info) {
+  (void)info;
+  nrt_mi_decref(*(nrt_meminfo **)elem);
+}
+
+/* Records one reference to mi (already taken by the caller) for the free pass. */
+static int record_ref(nrt_col_builder *b, nrt_meminfo *mi) {
+  if (!b->ref_free) {
+    struct nrt_error e = {0};
+    if (!b->refs && nrt_memblock_objectarray_new(sizeof(nrt_meminfo *), sizeof(nrt_meminfo *),
+                                                 4 * REF_BATCH, decref_elem, NULL, &b->refs,
+                                                 &e))
+      return fail_with(b, &e);
+    void *slots;
+    if (nrt_memblock_objectarray_allocate(b->refs, REF_BATCH, &slots, &e))
+      return fail_with(b, &e);
+    b->ref_slots = (nrt_meminfo **)slots;
+    b->ref_free = REF_BATCH;
+  }
+  *b->ref_slots++ = mi;
+  b->ref_free--;
+  b->n_refs++;
+  return NRT_OK;
+}
+
+static int append_offsets_row(nrt_col_builder *b, const char *s, int64_t len) {
+  if (b->type == NRT_COL_UTF8 && b->data.used + (uint64_t)len > INT32_MAX)
+    return fail(b, NRT_ERANGE,
+                "row %lld: utf8 column data would exceed %d bytes (int32 offsets); "
+                "use large_utf8",
+                (long long)b->length, INT32_MAX);
+  size_t w = value_width(b->type);
+  if (grow(b, &b->values, w, 0, 0) ||
+      grow(b, &b->data, (size_t)len, (size_t)b->expected * 16, 0) || mark_valid(b))
+    return b->status;
+  if (len)
+    memcpy(b->data.data + b->data.used, s, (size_t)len);
+  b->data.used += (size_t)len;
+  if (b->type == NRT_COL_UTF8) {
+    int32_t o = (int32_t)b->data.used;
+    memcpy(b->values.data + b->values.used, &o, 4);
+  } else {
+    int64_t o = (int64_t)b->data.used;
+    memcpy(b->values.data + b->values.used, &o, 8);
+  }
+  b->values.used += w;
+  b->length++;
+  return NRT_OK;
+}
+
+/* Places a long string in the current view data block; returns its buffer index and offset. */
+static int place_long(nrt_col_builder *b, const char *s, int64_t len, int32_t *index,
+                      int32_t *offset) {
+  struct nrt_error e = {0};
+  nrt_memblock *cur = b->n_view_blocks ? b->view_blocks[b->n_view_blocks - 1] : NULL;
+  if (!cur || nrt_memblock_pod_capacity(cur) >= VIEW_BLOCK_LIMIT) {
+    if (b->n_view_blocks == VIEW_MAX_BLOCKS)
+      return fail(b, NRT_ERANGE, "row %lld: utf8_view column data too large",
+                  (long long)b->length);
+    size_t initial = cur ? (size_t)64 << 20 : (size_t)4096;
+    if (nrt_memblock_pod_new(initial, 0, &b->view_blocks[b->n_view_blocks], &e))
+      return fail_with(b, &e);
+    if (cur)
+      b->chunks_before += (int32_t)b->cur_chunks;
+    b->n_view_blocks++;
+    cur = b->view_blocks[b->n_view_blocks - 1];
+    b->cur_chunks = 0;
+  }
+  char *p, *end;
+  if (nrt_memblock_pod_allocate(cur, (size_t)len, 1, &p, &end, &e))
+    return fail_with(b, &e);
+  size_t chunks = nrt_memblock_pod_chunk_count(cur);
+  if (chunks != b->cur_chunks) {
+    size_t used;
+    nrt_memblock_pod_chunk(cur, chunks - 1, &b->cur_base, &used);
+    b->cur_chunks = chunks;
+  }
+  memcpy(p, s, (size_t)len);
+  *index = b->chunks_before + (int32_t)(chunks - 1);
+  *offset = (int32_t)(p - b->cur_base);
+  return NRT_OK;
+}
+
+static int append_view_row(nrt_col_builder *b, const char *s, int64_t len) {
+  if (len > INT32_MAX)
+    return fail(b, NRT_ERANGE, "row %lld: a string of %lld bytes does not fit a utf8_view",
+                (long long)b->length, (long long)len);
+  if (grow(b, &b->values, sizeof(nrt_col_view), 0, 0))
+    return b->status;
+  nrt_col_view v;
+  memset(&v, 0, sizeof v);
+  v.length = (int32_t)len;
+  if (len <= NRT_COL_VIEW_INLINE) {
+    if (len)
+      memcpy(v.u.inlined, s, (size_t)len);
+  } else {
+    memcpy(v.u.ref.prefix, s, 4);
+    if (place_long(b, s, len, &v.u.ref.buffer_index, &v.u.ref.offset))
+      return b->status;
+  }
+  if (mark_valid(b))
+    return b->status;
+  memcpy(b->values.data + b->values.used, &v, sizeof v);
+  b->values.used += sizeof v;
+  b->length++;
+  return NRT_OK;
+}
+
+static int append_bytes(nrt_col_builder *b, const char *s, int64_t len) {
+  if (b->status)
+    return b->status;
+  if (len < 0)
+    return fail(b, NRT_EINVAL, "row %lld: negative string length", (long long)b->length);
+  switch (b->type) {
+  case NRT_COL_UTF8:
+  case NRT_COL_LARGE_UTF8: return append_offsets_row(b, s, len);
+  case NRT_COL_UTF8_VIEW: return append_view_row(b, s, len);
+  default:
+    return fail(b, NRT_EINVAL, "row %lld: string appended to a %s builder", (long long)b->length,
+                nrt_col_type_name(b->type));
+  }
+}
+
+int nrt_col_builder_append_view(nrt_col_builder *b, const char *s, int64_t len) {
+  return append_bytes(b, s, len);
+}
+
+int nrt_col_builder_append_str(nrt_col_builder *b, const nrt_str *s) {
+  if (append_bytes(b, s->data, s->len))
+    return b->status;
+  if (!s->mi)
+    return NRT_OK;
+  if (record_ref(b, s->mi))
+    return b->status;
+  nrt_str_retain(s);
+  return NRT_OK;
+}
+
+int nrt_col_builder_append_str_move(nrt_col_builder *b, nrt_str *s) {
+  if (append_bytes(b, s->data, s->len) || !s->mi || record_ref(b, s->mi)) {
+    nrt_str_release(s); /* not recorded (failure or a borrowed view): drop it now */
+    return b->status;
+  }
+  *s = nrt_str_view("", 0); /* the reference now belongs to the builder */
+  return NRT_OK;
+}
+
+/* ---------------------------------------------------------------- numbers */
+
+static int append_fixed(nrt_col_builder *b, enum nrt_col_type t, const void *v) {
+  if (b->status)
+    return b->status;
+  if (b->type != t)
+    return fail(b, NRT_EINVAL, "row %lld: %s value appended to a %s builder",
+                (long long)b->length, nrt_col_type_name(t), nrt_col_type_name(b->type));
+  if (grow(b, &b->values, 8, (size_t)b->expected * 8, 0) || mark_valid(b))
+    return b->status;
+  memcpy(b->values.data + b->values.used, v, 8);
+  b->values.used += 8;
+  b->length++;
+  return NRT_OK;
+}
+
+int nrt_col_builder_append_int64(nrt_col_builder *b, int64_t v) {
+  return append_fixed(b, NRT_COL_INT64, &v);
+}
+
+int nrt_col_builder_append_float64(nrt_col_builder *b, double v) {
+  return append_fixed(b, NRT_COL_FLOAT64, &v);
+}
+
+/* Makes room for the bit of row b->length in a bool builder's (zeroed) value bits. */
+static int bool_room(nrt_col_builder *b) {
+  size_t need = (size_t)(b->length + 1 + 7) / 8;
+  if (need > b->values.used) {
+    if (grow(b, &b->values, need - b->values.used, (size_t)(b->expected + 7) / 8, 1))
+      return b->status;
+    b->values.used = need;
+  }
+  return NRT_OK;
+}
+
+int nrt_col_builder_append_bool(nrt_col_builder *b, bool v) {
+  if (b->status)
+    return b->status;
+  if (b->type != NRT_COL_BOOL)
+    return fail(b, NRT_EINVAL, "row %lld: bool value appended to a %s builder",
+                (long long)b->length, nrt_col_type_name(b->type));
+  if (bool_room(b) || mark_valid(b))
+    return b->status;
+  if (v)
+    b->values.data[b->length >> 3] |= (char)(1u << (b->length & 7));
+  b->length++;
+  return NRT_OK;
+}
+
+int nrt_col_builder_append_null(nrt_col_builder *b) {
+  if (b->status)
+    return b->status;
+  if (!b->validity.data) {
+    /* First null: every earlier row is valid. */
+    if (validity_room(b, b->length + 1))
+      return b->status;
+    nrt_col_set_bits((uint8_t *)b->validity.data, 0, b->length);
+  } else if (validity_room(b, b->length + 1)) {
+    return b->status;
+  }
+  /* The slot: an empty string, a zero view, a zero value or a clear bit. */
+  switch (b->type) {
+  case NRT_COL_UTF8:
+  case NRT_COL_LARGE_UTF8: {
+    size_t w = value_width(b->type);
+    if (grow(b, &b->values, w, 0, 0))
+      return b->status;
+    memcpy(b->values.data + b->values.used, b->values.data + b->values.used - w, w);
+    b->values.used += w;
+    break;
+  }
+  case NRT_COL_UTF8_VIEW:
+  case NRT_COL_INT64:
+  case NRT_COL_FLOAT64: {
+    size_t w = value_width(b->type);
+    if (grow(b, &b->values, w, (size_t)b->expected * w, 0))
+      return b->status;
+    memset(b->values.data + b->values.used, 0, w);
+    b->values.used += w;
+    break;
+  }
+  case NRT_COL_BOOL:
+    if (bool_room(b))
+      return b->status;
+    break;
+  }
+  b->null_count++;
+  b->length++;
+  return NRT_OK;
+}
+
+/* ---------------------------------------------------------------- state */
+
+int nrt_col_builder_set_error(nrt_col_builder *b, int code, const char *message) {
+  if (!b->status && code)
+    fail(b, code, "%s", message ? message : nrt_status_name(code));
+  return b->status;
+}
+
+int nrt_col_builder_status(const nrt_col_builder *b) {
+  return b->status;
+}
+
+int64_t nrt_col_builder_length(const nrt_col_builder *b) {
+  return b->length;
+}
+
+enum nrt_col_type nrt_col_builder_type(const nrt_col_builder *b) {
+  return b->type;
+}
+
+size_t nrt_col_builder_ref_count(const nrt_col_builder *b) {
+  return b->n_refs;
+}
+
+void nrt_col_builder_free_pass(nrt_col_builder *b) {
+  if (!b)
+    return;
+  nrt_memblock_release(b->refs); /* the element destructor decrefs every recorded string */
+  b->refs = NULL;
+  b->ref_slots = NULL;
+  b->ref_free = 0;
+  b->n_refs = 0;
+}
+
+static void destroy(nrt_col_builder *b) {
+  nrt_col_builder_free_pass(b);
+  nrt_memblock_release(b->values.blk);
+  nrt_memblock_release(b->validity.blk);
+  nrt_memblock_release(b->data.blk);
+  for (int i = 0; i < b->n_view_blocks; i++)
+    nrt_memblock_release(b->view_blocks[i]);
+  nrt_free(b, sizeof *b);
+}
+
+void nrt_col_builder_abort(nrt_col_builder *b) {
+  if (b)
+    destroy(b);
+}
+
+/* Builds the column from the builder's buffers (no copy). */
+static int make_column(nrt_col_builder *b, nrt_column **out, struct nrt_error *err) {
+  int32_t n_variadic = 0;
+  for (int i = 0; i < b->n_view_blocks; i++)
+    n_variadic += (int32_t)nrt_memblock_pod_chunk_count(b->view_blocks[i]);
+  nrt_column *col;
+  int rc = nrt_col_new(b->type, n_variadic, &col, err);
+  if (rc)
+    return rc;
+  col->length = b->length;
+  col->null_count = b->null_count;
+  static const int64_t empty_values[2]; /* a 0-row fixed-width column's values */
+  struct growbuf *bufs[3] = {&b->validity, &b->values, &b->data};
+  int slots[3] = {NRT_COL_SLOT_VALIDITY, NRT_COL_SLOT_VALUES, NRT_COL_SLOT_DATA};
+  for (int k = 0; k < 3; k++) {
+    struct growbuf *g = bufs[k];
+    if (g->blk)
+      nrt_memblock_pod_finalize(g->blk, NULL);
+    if (k == 0 && !b->null_count)
+      continue;
+    if (g->data)
+      nrt_col_set_buffer(col, slots[k], g->data, (int64_t)g->used, g->blk);
+    else if (k == 1 || (k == 2 && (b->type == NRT_COL_UTF8 || b->type == NRT_COL_LARGE_UTF8)))
+      nrt_col_set_buffer(col, slots[k], empty_values, 0, NULL);
+  }
+  int32_t v = 0;
+  for (int i = 0; i < b->n_view_blocks; i++) {
+    nrt_memblock *blk = b->view_blocks[i];
+    nrt_memblock_pod_finalize(blk, NULL);
+    size_t n = nrt_memblock_pod_chunk_count(blk);
+    for (size_t c = 0; c < n; c++, v++) {
+      const char *base;
+      size_t used;
+      nrt_memblock_pod_chunk(blk, c, &base, &used);
+      nrt_col_set_buffer(col, NRT_COL_SLOT_VARIADIC + v, base, (int64_t)used, blk);
+    }
+  }
+  *out = col;
+  return NRT_OK;
+}
+
+static int finish(nrt_col_builder *b, nrt_column **out, nrt_memblock **refs,
+                  struct nrt_error *err) {
+  *out = NULL;
+  if (refs)
+    *refs = NULL;
+  int rc = b->status;
+  if (rc)
+    nrt_error_set(err, rc, "%s", b->error.message);
+  else
+    rc = make_column(b, out, err);
+  if (rc == NRT_OK && refs && b->refs) {
+    nrt_memblock_pod_finalize(b->refs, NULL);
+    *refs = b->refs;
+    b->refs = NULL;
+  }
+  destroy(b);
+  return rc;
+}
+
+int nrt_col_builder_finish(nrt_col_builder *b, nrt_column **out, struct nrt_error *err) {
+  return finish(b, out, NULL, err);
+}
+
+int nrt_col_builder_finish_keep_refs(nrt_col_builder *b, nrt_column **out, nrt_memblock **refs,
+                                     struct nrt_error *err) {
+  return finish(b, out, refs, err);
+}
+
+void nrt_col_free_pass(nrt_memblock *refs) {
+  nrt_memblock_release(refs);
+}

@@ -1,0 +1,55 @@
+/* Internal helpers shared by the column source files. */
+#ifndef NRT_COLUMN_INTERNAL_H
+#define NRT_COLUMN_INTERNAL_H
+
+#include "nrt/column.h"
+
+/* Reference slots of a column's ARRAY block: the blocks owning its buffers. */
+enum {
+  NRT_COL_SLOT_VALIDITY = 0,
+  NRT_COL_SLOT_VALUES = 1,
+  NRT_COL_SLOT_DATA = 2,
+  NRT_COL_SLOT_VARIADIC = 3 /* + i for variadic buffer i */
+};
+
+/* Alignment of the buffers nrt allocates (Arrow's recommendation). */
+#define NRT_COL_BUFFER_ALIGN 64
+
+/* A new column header of `type` with `n_variadic` variadic buffer slots, every buffer empty,
+ * length/offset/null_count 0. *out owns one reference. NRT_ENOMEM. */
+int nrt_col_new(enum nrt_col_type type, int32_t n_variadic, nrt_column **out,
+                struct nrt_error *err);
+
+/* Sets buffer `slot` (see the enum) of a column under construction to [data, data + size)
+ * owned by `owner` (retained; may be NULL for static memory). */
+void nrt_col_set_buffer(nrt_column *col, int slot, const void *data, int64_t size,
+                        nrt_memblock *owner);
+
+/* The block owning buffer `slot` of col (borrowed), or NULL. */
+nrt_memblock *nrt_col_owner(const nrt_column *col, int slot);
+
+/* Number of zero bits among bits [offset, offset + length) of `bits`. */
+int64_t nrt_col_count_nulls(const uint8_t *bits, int64_t offset, int64_t length);
+
+/* Copies n bits from src at bit src_off to dst at bit dst_off (LSB-first bit order). */
+void nrt_col_copy_bits(uint8_t *dst, int64_t dst_off, const uint8_t *src, int64_t src_off,
+                       int64_t n);
+
+/* Sets bits [off, off + n) of dst to 1. */
+void nrt_col_set_bits(uint8_t *dst, int64_t off, int64_t n);
+
+/* Gives `dst` (under construction, offset still 0) src's validity with as little offset as
+ * possible: the bitmap is shared from byte src->offset / 8 and dst->offset becomes
+ * src->offset % 8 (so dst's other buffers must be laid out from that offset). dst's
+ * null_count is src's. */
+void nrt_col_share_validity(nrt_column *dst, const nrt_column *src);
+
+/* A new POD block holding one allocation of `size` bytes aligned for column buffers; *data
+ * receives it. The block is finalized. *blk owns one reference. */
+int nrt_col_alloc_buffer(size_t size, nrt_memblock **blk, char **data, struct nrt_error *err);
+
+/* Makes `col` a view of n string windows of a data buffer larger than INT32_MAX bytes (see
+ * nrt_col_convert); helper for the utf8 -> utf8_view conversion. */
+#define NRT_COL_VIEW_WINDOW ((int64_t)1 << 30)
+
+#endif

@@ -1,0 +1,150 @@
+/* Structural validation of a column: the rules the Arrow import enforces on foreign arrays.
+ * Every defect is reported with the row it concerns; nothing is read outside the buffers'
+ * stated sizes. */
+#include <string.h>
+
+#include "column/column_internal.h"
+#include "nrt/unicode.h"
+
+#define BAD(err, ...) nrt_error_set(err, NRT_EVALUE, __VA_ARGS__)
+
+static bool is_continuation(unsigned char c) {
+  return (c & 0xC0) == 0x80;
+}
+
+/* Validates one row's bytes; reports the row and the byte offset inside it. */
+static int check_row_utf8(const char *s, int64_t len, int64_t row, struct nrt_error *err) {
+  size_t bad;
+  if (nrt_utf8_validate(s, (size_t)len, &bad, NULL) != NRT_OK)
+    return nrt_error_set(err, NRT_EILSEQ, "row %lld: invalid UTF-8 at byte %zu of the string",
+                         (long long)row, bad);
+  return NRT_OK;
+}
+
+/* The offsets of a utf8 / large_utf8 column: first >= 0, non-decreasing, inside the data,
+ * then UTF-8 of every valid row. One macro body for both offset widths. */
+#define CHECK_OFFSETS(T)                                                                     \
+  do {                                                                                       \
+    const T *o = (const T *)col->values.data + col->offset;                                  \
+    const char *data = (const char *)col->data.data;                                         \
+    if (o[0] < 0)                                                                            \
+      return BAD(err, "row 0: first offset %lld is negative", (long long)o[0]);              \
+    for (int64_t i = 0; i < n; i++) {                                                        \
+      if (o[i + 1] < o[i])                                                                   \
+        return BAD(err, "row %lld: end offset %lld is less than the start offset %lld",      \
+                   (long long)i, (long long)o[i + 1], (long long)o[i]);                      \
+      if ((int64_t)o[i + 1] > col->data.size)                                                \
+        return BAD(err,                                                                      \
+                   "row %lld: end offset %lld is beyond the data buffer of %lld bytes",      \
+                   (long long)i, (long long)o[i + 1], (long long)col->data.size);            \
+    }                                                                                        \
+    int64_t first = o[0], last = o[n];                                                       \
+    if (last > first && !data)                                                               \
+      return BAD(err, "row 0: offsets address bytes but the data buffer is missing");        \
+    size_t bad;                                                                              \
+    bool whole = last == first ||                                                            \
+                 nrt_utf8_validate(data + first, (size_t)(last - first), &bad, NULL) == NRT_OK; \
+    for (int64_t i = 0; i < n; i++) {                                                        \
+      if (!nrt_col_is_valid(col, i) || o[i + 1] == o[i])                                     \
+        continue;                                                                            \
+      if (whole) {                                                                           \
+        /* The whole range is valid: a row is valid iff both its ends are char boundaries. */ \
+        if (!is_continuation((unsigned char)data[o[i]]) &&                                   \
+            (o[i + 1] == last || !is_continuation((unsigned char)data[o[i + 1]])))           \
+          continue;                                                                          \
+      }                                                                                      \
+      int rc_ = check_row_utf8(data + o[i], (int64_t)(o[i + 1] - o[i]), i, err);             \
+      if (rc_)                                                                               \
+        return rc_;                                                                          \
+    }                                                                                        \
+  } while (0)
+
+static int check_views(const nrt_column *col, int64_t n, struct nrt_error *err) {
+  const nrt_col_view *v = (const nrt_col_view *)col->values.data + col->offset;
+  for (int64_t i = 0; i < n; i++) {
+    if (!nrt_col_is_valid(col, i))
+      continue;
+    int32_t len = v[i].length;
+    if (len < 0)
+      return BAD(err, "row %lld: view length %d is negative", (long long)i, len);
+    if (len <= NRT_COL_VIEW_INLINE) {
+      for (int k = len; k < NRT_COL_VIEW_INLINE; k++)
+        if (v[i].u.inlined[k] != 0)
+          return BAD(err, "row %lld: inline view of %d bytes has nonzero padding at byte %d",
+                     (long long)i, len, k);
+      int rc = check_row_utf8(v[i].u.inlined, len, i, err);
+      if (rc)
+        return rc;
+      continue;
+    }
+    int32_t bi = v[i].u.ref.buffer_index, off = v[i].u.ref.offset;
+    if (bi < 0 || bi >= col->n_variadic)
+      return BAD(err, "row %lld: view buffer index %d is outside the %d data buffers",
+                 (long long)i, bi, col->n_variadic);
+    const struct nrt_col_buffer *b = &col->variadic[bi];
+    if (off < 0 || (int64_t)off + len > b->size)
+      return BAD(err,
+                 "row %lld: view [%d, %lld) is outside data buffer %d of %lld bytes",
+                 (long long)i, off, (long long)off + len, bi, (long long)b->size);
+    if (!b->data)
+      return BAD(err, "row %lld: view into data buffer %d, which is missing", (long long)i, bi);
+    const char *s = (const char *)b->data + off;
+    if (memcmp(s, v[i].u.ref.prefix, 4) != 0)
+      return BAD(err, "row %lld: view prefix does not match the first 4 bytes of the string",
+                 (long long)i);
+    int rc = check_row_utf8(s, len, i, err);
+    if (rc)
+      return rc;
+  }
+  return NRT_OK;
+}
+
+int nrt_col_validate(const nrt_column *col, struct nrt_error *err) {
+  if (!col)
+    return nrt_error_set(err, NRT_EINVAL, "validate: NULL column");
+  int64_t n = col->length, off = col->offset;
+  if (n < 0 || off < 0 || n > INT64_MAX / 16 - off - 1)
+    return BAD(err, "length %lld / offset %lld are invalid", (long long)n, (long long)off);
+  int64_t end = off + n;
+  if (col->validity.data) {
+    int64_t need = (end + 7) / 8;
+    if (col->validity.size < need)
+      return BAD(err, "validity bitmap has %lld bytes, %lld rows at offset %lld need %lld",
+                 (long long)col->validity.size, (long long)n, (long long)off, (long long)need);
+    int64_t nulls = nrt_col_count_nulls((const uint8_t *)col->validity.data, off, n);
+    if (nulls != col->null_count)
+      return BAD(err, "null_count %lld does not match the %lld nulls in the validity bitmap",
+                 (long long)col->null_count, (long long)nulls);
+  } else if (col->null_count != 0) {
+    return BAD(err, "null_count %lld without a validity bitmap", (long long)col->null_count);
+  }
+  int64_t need;
+  switch (col->type) {
+  case NRT_COL_UTF8: need = (end + 1) * 4; break;
+  case NRT_COL_LARGE_UTF8: need = (end + 1) * 8; break;
+  case NRT_COL_UTF8_VIEW: need = end * 16; break;
+  case NRT_COL_INT64:
+  case NRT_COL_FLOAT64: need = end * 8; break;
+  case NRT_COL_BOOL: need = (end + 7) / 8; break;
+  default: return nrt_error_set(err, NRT_EINVAL, "validate: unknown column type %d", col->type);
+  }
+  if (!col->values.data) {
+    if (n == 0)
+      return NRT_OK;
+    return BAD(err, "row 0: the %s buffer is missing",
+               nrt_col_type_is_string(col->type) && col->type != NRT_COL_UTF8_VIEW ? "offsets"
+                                                                                  : "values");
+  }
+  if (col->values.size < need)
+    return BAD(err, "%s buffer has %lld bytes, %lld rows at offset %lld need %lld",
+               col->type == NRT_COL_UTF8 || col->type == NRT_COL_LARGE_UTF8 ? "offsets"
+                                                                            : "values",
+               (long long)col->values.size, (long long)n, (long long)off, (long long)need);
+  if (col->type == NRT_COL_UTF8)
+    CHECK_OFFSETS(int32_t);
+  else if (col->type == NRT_COL_LARGE_UTF8)
+    CHECK_OFFSETS(int64_t);
+  else if (col->type == NRT_COL_UTF8_VIEW)
+    return check_views(col, n, err);
+  return NRT_OK;
+}
