@@ -1,0 +1,152 @@
+/* nrt exec: parallel apply of a row function over columns.
+ *
+ * nrt_exec_apply calls a row function once per row of its input columns, on a pool of worker
+ * threads, and collects the results into a new column. Rows are split into chunks; each chunk
+ * is run by one thread into its own column builder, and the chunk columns are stitched in row
+ * order, so the output does not depend on the number of threads or on scheduling.
+ *
+ * Lifecycle of a string result (cuDF's managed-string design, DESIGN.md "Memory model"):
+ *   1. the row function returns a managed string owning one reference (or a borrowed view);
+ *   2. storing it into the chunk's builder takes a reference (nrt_col_builder_append_str);
+ *   3. apply then releases the function's own reference (nrt_str_release);
+ *   4. when the chunk's column is built, the builder's free pass drops the stored references.
+ * The free pass runs per chunk rather than once at the very end: the bytes are already in the
+ * chunk column, and holding every result alive until all chunks finish would double the peak
+ * memory of a large apply. After an apply (and the release of its output column) the runtime
+ * statistics are balanced: alloc == free and mi_alloc == mi_free, also when it fails.
+ *
+ * Thread pool: pthreads, started on first use and reused by later applies; safe across
+ * fork() (a child starts its own workers on first use). Concurrent applies from several
+ * threads, and applies nested inside a row function, are allowed. */
+#ifndef NRT_EXEC_H
+#define NRT_EXEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nrt/column.h"
+#include "nrt/core.h"
+#include "nrt/str.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The type held by an nrt_value. */
+typedef enum nrt_value_kind {
+  NRT_VALUE_NULL = 0,    /* no value (Python None / an SQL-style null row) */
+  NRT_VALUE_STR = 1,     /* as.str */
+  NRT_VALUE_INT64 = 2,   /* as.i64 */
+  NRT_VALUE_FLOAT64 = 3, /* as.f64 */
+  NRT_VALUE_BOOL = 4     /* as.b */
+} nrt_value_kind;
+
+/* One argument or result of a row function: a tagged union of fixed layout, so compiled code
+ * can read and write it directly (LP64):
+ *   offset 0   int32_t kind        an nrt_value_kind
+ *   offset 4   int32_t reserved    zero
+ *   offset 8   union as:
+ *                nrt_str str       mi at 8, data at 16, len at 24
+ *                int64_t i64       at 8
+ *                double  f64       at 8
+ *                bool    b         one byte at 8 (0 or 1)
+ *   size 32, alignment 8.
+ * Arguments are borrowed: a string argument is a view (mi == NULL) into the input column,
+ * valid during the call. A string result may be a managed string that the result owns (one
+ * reference, which apply takes over and releases), or a view into memory that outlives the
+ * apply (a literal, an argument: apply copies the bytes before the call's arguments go). */
+typedef struct nrt_value {
+  int32_t kind;
+  int32_t reserved;
+  union {
+    nrt_str str;
+    int64_t i64;
+    double f64;
+    bool b;
+  } as;
+} nrt_value;
+
+/* A row function (what the UDF JIT produces, or hand-written C).
+ *  - ctx: the caller's context pointer from nrt_exec_apply, shared by every thread (so it must
+ *    be safe to read concurrently);
+ *  - args: one value per input column, for one row (borrowed; kind NULL for a null input
+ *    when the options ask to see nulls);
+ *  - result: zero-initialised by apply (kind NULL); the function stores its result there.
+ *  - err: never NULL; on failure the function fills it (nrt_error_set) and returns the code.
+ * Returns NRT_OK, or an error code (a Python exception's code such as NRT_EVALUE, or
+ * NRT_ENOMEM). On an error return *result must own nothing (the function released whatever
+ * it made); apply ignores it. Called from several threads at once. */
+typedef int (*nrt_row_fn)(void *ctx, const nrt_value *args, nrt_value *result,
+                          struct nrt_error *err);
+
+/* Options of nrt_exec_apply. Zero-initialise, then set what differs from the defaults. */
+struct nrt_exec_options {
+  /* The type every non-null result must have: NRT_VALUE_STR (the default when 0/NULL),
+   * NRT_VALUE_INT64, NRT_VALUE_FLOAT64 or NRT_VALUE_BOOL. A result of another kind is a
+   * TypeError (NRT_ETYPE) of that row. */
+  nrt_value_kind result_kind;
+  /* Layout of a string output: NRT_COL_UTF8_VIEW (the default, when 0), NRT_COL_UTF8 or
+   * NRT_COL_LARGE_UTF8. utf8_view stitches chunks by their views, so each result's bytes are
+   * copied exactly once (into its chunk); the contiguous layouts copy them once more. */
+  enum nrt_col_type string_type;
+  /* Threads working on the apply, the calling thread included; 0 or less: one per core. */
+  int threads;
+  /* Rows per chunk; 0: chosen from the row and thread counts. */
+  int64_t chunk_rows;
+  /* Nonzero: rows with a null input call the function (the argument has kind NULL). Zero
+   * (the default): such rows give a null result without a call. */
+  bool call_on_null;
+  /* Nonzero: a row whose function fails gives a null result and the apply goes on (the
+   * command line's --errors null); the first failure is still reported in nrt_exec_info.
+   * Allocation failures (NRT_ENOMEM) always stop the apply. Zero (the default): the first
+   * failure stops the apply. */
+  bool errors_as_null;
+};
+
+/* What happened during an apply (optional output of nrt_exec_apply). */
+struct nrt_exec_info {
+  int64_t rows;          /* input rows */
+  int64_t calls;         /* row function calls made */
+  int64_t failed_rows;   /* rows whose call failed (turned into nulls with errors_as_null) */
+  int64_t error_row;     /* lowest failing row (0-based), or -1 when none failed */
+  int error_code;        /* that row's status, 0 when none failed */
+  int threads;           /* threads the apply was allowed to use */
+};
+
+/* Applies `fn` to every row of `n_inputs` (>= 1) input columns of equal length (string
+ * layouts, int64, float64 or bool) and makes the output column.
+ *  - inputs: borrowed (the caller keeps them alive for the whole call); rows = their length;
+ *  - options: NULL for the defaults;
+ *  - on success *out owns a new column of `rows` rows (type per options), and info (may be
+ *    NULL) is filled.
+ * Errors (then *out is NULL, every object made is released, info is filled):
+ *  - a row function's failure: its code, with the message "row N: <ExceptionName>: <message>"
+ *    naming the LOWEST failing row (1-based N; info->error_row holds the 0-based index);
+ *  - NRT_ETYPE when a result has another kind than options->result_kind (same message form);
+ *  - NRT_EINVAL for bad arguments (no inputs, unequal lengths, an unsupported column type);
+ *  - NRT_ENOMEM, NRT_ERANGE (a utf8 output above 2 GiB) from building the output. */
+NRT_API int nrt_exec_apply(nrt_column *const *inputs, size_t n_inputs, nrt_row_fn fn, void *ctx,
+                           const struct nrt_exec_options *options, nrt_column **out,
+                           struct nrt_exec_info *info, struct nrt_error *err);
+
+/* Runs task(arg, i) for every i in [0, n_tasks) on up to `threads` threads of the pool (the
+ * caller included; threads <= 0: one per core) and returns when all are done. The order and
+ * the thread of each task are unspecified. Never fails: without workers the caller runs all. */
+NRT_API void nrt_exec_parallel_for(int64_t n_tasks, int threads,
+                                   void (*task)(void *arg, int64_t i), void *arg);
+
+/* Number of cores the process may run on (its CPU affinity), at least 1: the default thread
+ * count. */
+NRT_API int nrt_exec_cores(void);
+
+/* Stops and joins the pool's worker threads (they restart on the next apply). For clean
+ * shutdown in leak checkers and before unloading the library. Must not be called while an
+ * apply or parallel_for runs. */
+NRT_API void nrt_exec_shutdown(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NRT_EXEC_H */

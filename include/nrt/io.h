@@ -1,0 +1,140 @@
+/* nrt io: reading and writing columns as newline-delimited text, CSV and JSON Lines.
+ *
+ * The readers and writers of the command line (`nrt apply --in-format/--out-format`).
+ * Input is read in blocks (a file is never held whole in memory besides the column being
+ * built), validated as UTF-8 line by line, and parsed by Debian's libcsv (CSV) and jansson
+ * (JSON). Every defect is an error naming the line (1-based) and the byte offset (0-based, from
+ * the start of the input): "line 3, byte 41: invalid UTF-8". Nothing aborts on bad input.
+ *
+ * Formats
+ *  - text: one row per line. A line ends at "\n"; a "\r" just before it belongs to the line
+ *    end ("\r\n" files read like "\n" files). The last line may lack its "\n". An input that
+ *    ends with "\n" has no empty row after it, but every other empty line is a row holding the
+ *    empty string: "a\nb\n" and "a\nb" are two rows, "a\n\nb\n" three, "\n" one, "" none.
+ *    Text has no nulls: reading never gives one; writing a null writes an empty line.
+ *  - csv: RFC 4180. The first record is the header; columns are chosen by name. Fields may be
+ *    quoted ("..." with "" for a quote) and then hold commas, quotes and line breaks; spaces
+ *    are data (never trimmed). An empty unquoted field is null, a quoted empty field ("") is
+ *    the empty string. Every record must have as many fields as the header. An empty line
+ *    outside quotes is a record of one null field (so a one-column file keeps its nulls).
+ *    Records end with "\n" or "\r\n".
+ *  - jsonl: one JSON value per line (strings, numbers, true/false, null); or, when columns are
+ *    named, one object per line whose members of those names are the rows' values (a missing
+ *    member is an error). Lines holding only whitespace are skipped.
+ *
+ * Column types when reading: text and csv give string columns (utf8 by default). A jsonl
+ * column's type follows its non-null values: all strings -> string; all true/false -> bool;
+ * all integers -> int64; integers and reals mixed, or reals -> float64 (integers converted);
+ * only nulls -> string. Any other mix (a string and a number, a bool and a number) is an
+ * error naming the first value of the other type. Integers must fit int64.
+ *
+ * Values when writing (one column): strings as their bytes; int64 in decimal; float64 as
+ * Python's repr() (1.0, 1e+16, inf, nan); bool as True/False in text and csv, true/false in
+ * jsonl; null as an empty line (text), an empty unquoted field (csv) or null (jsonl). CSV
+ * writes a header line with the column's name and quotes a string field when it is empty or
+ * holds a comma, a quote, "\r" or "\n". JSON strings are written as UTF-8 with the escapes
+ * \" \\ \b \f \n \r \t and \u00XX for other control characters; non-finite floats as NaN,
+ * Infinity and -Infinity (as Python's json module does; they are not standard JSON). */
+#ifndef NRT_IO_H
+#define NRT_IO_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "nrt/column.h"
+#include "nrt/core.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* File formats. */
+enum nrt_io_format {
+  NRT_IO_TEXT = 1,  /* one row per line */
+  NRT_IO_CSV = 2,   /* RFC 4180 with a header */
+  NRT_IO_JSONL = 3  /* JSON Lines */
+};
+
+/* Parses a format name ("text", "csv", "jsonl") into *out. NRT_EINVAL for another name. */
+NRT_API int nrt_io_format_parse(const char *name, enum nrt_io_format *out,
+                                struct nrt_error *err);
+
+/* The name of a format ("text", "csv", "jsonl"), or "?". */
+NRT_API const char *nrt_io_format_name(enum nrt_io_format format);
+
+/* Options of the readers. Zero-initialise, then set what differs. */
+struct nrt_io_read_options {
+  enum nrt_io_format format;   /* 0 means text */
+  /* Columns to read, by name (csv; jsonl objects). n_columns == 0: csv reads its only
+   * column (an error when the header has several); jsonl reads one bare value per line.
+   * text takes no names. */
+  const char *const *columns;
+  size_t n_columns;
+  /* Layout of string columns: NRT_COL_UTF8 (the default when 0; a column whose bytes pass
+   * 2 GiB becomes NRT_COL_LARGE_UTF8 at the cost of one more copy), NRT_COL_LARGE_UTF8 or
+   * NRT_COL_UTF8_VIEW. */
+  enum nrt_col_type string_type;
+};
+
+/* Facts about what was read (optional output). */
+struct nrt_io_read_info {
+  int64_t rows;    /* rows read (records after the csv header) */
+  uint64_t lines;  /* physical lines read */
+  uint64_t bytes;  /* bytes read */
+};
+
+/* Reads a whole input into columns. `out` is an array of max(1, n_columns) pointers; on
+ * success out[i] owns a new column holding column i's rows (all of equal length), and info
+ * (may be NULL) is filled. On failure every out[i] is NULL and nothing is left allocated:
+ *   NRT_EILSEQ  invalid UTF-8;
+ *   NRT_EPARSE  a broken quote or record, bad JSON, a missing column, a value of the wrong
+ *               JSON type;
+ *   NRT_EIO     a read error (errno's text in the message);
+ *   NRT_EINVAL  bad options (names with text, an unknown format);
+ *   NRT_ENOMEM.
+ * Messages name the line and byte offset: "line 3, byte 41: ...".
+ *  - nrt_io_read_stream reads `file` to its end (it is not closed);
+ *  - nrt_io_read_fd reads descriptor `fd` to its end (not closed), e.g. 0 for stdin;
+ *  - nrt_io_read_path opens and closes the file `path` (an open failure is NRT_EIO);
+ *  - nrt_io_read_buffer reads data[0..len) (not copied beyond the column's own bytes). */
+NRT_API int nrt_io_read_stream(FILE *file, const struct nrt_io_read_options *options,
+                               nrt_column **out, struct nrt_io_read_info *info,
+                               struct nrt_error *err);
+NRT_API int nrt_io_read_fd(int fd, const struct nrt_io_read_options *options, nrt_column **out,
+                           struct nrt_io_read_info *info, struct nrt_error *err);
+NRT_API int nrt_io_read_path(const char *path, const struct nrt_io_read_options *options,
+                             nrt_column **out, struct nrt_io_read_info *info,
+                             struct nrt_error *err);
+NRT_API int nrt_io_read_buffer(const char *data, size_t len,
+                               const struct nrt_io_read_options *options, nrt_column **out,
+                               struct nrt_io_read_info *info, struct nrt_error *err);
+
+/* Options of the writers. Zero-initialise, then set what differs. */
+struct nrt_io_write_options {
+  enum nrt_io_format format; /* 0 means text */
+  /* csv: the header's name (NULL: "value"); jsonl: when not NULL each row is written as an
+   * object {"name": value}, else as a bare value. Ignored by text. */
+  const char *column_name;
+};
+
+/* Writes every row of `col` (any nrt column type) in the chosen format, through a buffer.
+ * Returns NRT_OK, NRT_EIO with errno's text (a full disk, a closed pipe), NRT_EINVAL (bad
+ * options, a NULL column) or NRT_ENOMEM.
+ *  - nrt_io_write_stream writes to `file` and flushes it (not closed);
+ *  - nrt_io_write_fd writes to descriptor `fd` (not closed), e.g. 1 for stdout;
+ *  - nrt_io_write_path creates or truncates `path`, writes and closes it. */
+NRT_API int nrt_io_write_stream(FILE *file, const nrt_column *col,
+                                const struct nrt_io_write_options *options,
+                                struct nrt_error *err);
+NRT_API int nrt_io_write_fd(int fd, const nrt_column *col,
+                            const struct nrt_io_write_options *options, struct nrt_error *err);
+NRT_API int nrt_io_write_path(const char *path, const nrt_column *col,
+                              const struct nrt_io_write_options *options,
+                              struct nrt_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NRT_IO_H */

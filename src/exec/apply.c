@@ -1,0 +1,382 @@
+/* nrt_exec_apply: chunks of rows on the worker pool, one builder per chunk, chunks stitched in
+ * row order (see nrt/exec.h for the lifecycle and the error rules). */
+#include "nrt/exec.h"
+
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "exec/pool.h"
+
+/* The value layout is an ABI for compiled code: pin it. */
+_Static_assert(sizeof(nrt_value) == 32, "nrt_value is 32 bytes");
+_Static_assert(offsetof(nrt_value, kind) == 0, "kind at 0");
+_Static_assert(offsetof(nrt_value, as) == 8, "payload at 8");
+_Static_assert(offsetof(nrt_value, as.str.mi) == 8, "str.mi at 8");
+_Static_assert(offsetof(nrt_value, as.str.data) == 16, "str.data at 16");
+_Static_assert(offsetof(nrt_value, as.str.len) == 24, "str.len at 24");
+
+/* Arguments of up to this many input columns live on the stack; more are allocated. */
+#define APPLY_STACK_ARGS 16
+/* How often (in rows) a chunk checks whether a lower row already failed. */
+#define APPLY_CANCEL_CHECK 64
+
+/* One chunk's outcome. */
+struct apply_chunk {
+  nrt_column *col;        /* the chunk's rows, or NULL */
+  int64_t calls;
+  int64_t failed_rows;
+  int64_t error_row;      /* first failing row of the chunk, -1 if none */
+  int error_code;
+  int stop;               /* the chunk's error stops the apply */
+  char error_message[NRT_ERROR_MESSAGE_SIZE]; /* "row N: ...": no allocation on error paths */
+};
+
+struct apply_job {
+  nrt_column *const *inputs;
+  size_t n_inputs;
+  nrt_row_fn fn;
+  void *ctx;
+  nrt_value_kind result_kind;
+  enum nrt_col_type builder_type;
+  bool call_on_null;
+  bool errors_as_null;
+  int64_t rows;
+  int64_t chunk_rows;
+  struct apply_chunk *chunks;
+  _Atomic int64_t stop_row; /* lowest row whose failure stops the apply; INT64_MAX: none */
+};
+
+static const char *kind_name(int kind) {
+  switch (kind) {
+  case NRT_VALUE_NULL: return "None";
+  case NRT_VALUE_STR: return "str";
+  case NRT_VALUE_INT64: return "int";
+  case NRT_VALUE_FLOAT64: return "float";
+  case NRT_VALUE_BOOL: return "bool";
+  default: return "an invalid value";
+  }
+}
+
+static void lower_stop_row(struct apply_job *job, int64_t row) {
+  int64_t cur = atomic_load_explicit(&job->stop_row, memory_order_relaxed);
+  while (row < cur &&
+         !atomic_compare_exchange_weak_explicit(&job->stop_row, &cur, row, memory_order_relaxed,
+                                                memory_order_relaxed)) {
+  }
+}
+
+/* Records the error of `row` in its chunk (the chunk's first one is kept). */
+static void chunk_error(struct apply_job *job, struct apply_chunk *c, int64_t row, int code,
+                        const char *message, int stop) {
+  if (c->error_row < 0) {
+    c->error_row = row;
+    c->error_code = code;
+    if (message && message[0])
+      snprintf(c->error_message, sizeof c->error_message, "row %lld: %s: %.*s",
+               (long long)row + 1, nrt_status_name(code), NRT_ERROR_MESSAGE_SIZE - 64, message);
+    else
+      snprintf(c->error_message, sizeof c->error_message, "row %lld: %s", (long long)row + 1,
+               nrt_status_name(code));
+  }
+  if (stop) {
+    c->stop = 1;
+    lower_stop_row(job, row);
+  }
+}
+
+/* Loads row i of every input into args; returns true when some input is null. */
+static bool load_args(const struct apply_job *job, int64_t i, nrt_value *args) {
+  bool any_null = false;
+  for (size_t j = 0; j < job->n_inputs; j++) {
+    const nrt_column *col = job->inputs[j];
+    nrt_value *a = &args[j];
+    if (!nrt_col_is_valid(col, i)) {
+      a->kind = NRT_VALUE_NULL;
+      any_null = true;
+      continue;
+    }
+    switch (col->type) {
+    case NRT_COL_INT64:
+      a->kind = NRT_VALUE_INT64;
+      a->as.i64 = nrt_col_int64(col, i);
+      break;
+    case NRT_COL_FLOAT64:
+      a->kind = NRT_VALUE_FLOAT64;
+      a->as.f64 = nrt_col_float64(col, i);
+      break;
+    case NRT_COL_BOOL:
+      a->kind = NRT_VALUE_BOOL;
+      a->as.b = nrt_col_bool(col, i);
+      break;
+    default:
+      a->kind = NRT_VALUE_STR;
+      a->as.str = nrt_col_str(col, i);
+      break;
+    }
+  }
+  return any_null;
+}
+
+/* Stores one result into the builder (taking its own reference for a managed string) and
+ * releases the function's reference. Returns NRT_ETYPE for a result of the wrong kind, else
+ * the builder's status. */
+static int store_result(const struct apply_job *job, nrt_col_builder *b, nrt_value *r) {
+  int status;
+  if (r->kind == NRT_VALUE_NULL)
+    return nrt_col_builder_append_null(b);
+  if (r->kind != (int32_t)job->result_kind) {
+    if (r->kind == NRT_VALUE_STR)
+      nrt_str_release(&r->as.str);
+    return NRT_ETYPE;
+  }
+  switch (r->kind) {
+  case NRT_VALUE_STR:
+    status = nrt_col_builder_append_str(b, &r->as.str);
+    nrt_str_release(&r->as.str);
+    return status;
+  case NRT_VALUE_INT64: return nrt_col_builder_append_int64(b, r->as.i64);
+  case NRT_VALUE_FLOAT64: return nrt_col_builder_append_float64(b, r->as.f64);
+  default: return nrt_col_builder_append_bool(b, r->as.b);
+  }
+}
+
+static void run_chunk(void *arg, int64_t k) {
+  struct apply_job *job = arg;
+  struct apply_chunk *c = &job->chunks[k];
+  int64_t start = k * job->chunk_rows;
+  int64_t end = start + job->chunk_rows < job->rows ? start + job->chunk_rows : job->rows;
+  if (start > atomic_load_explicit(&job->stop_row, memory_order_relaxed))
+    return; /* a lower row already stopped the apply */
+
+  nrt_value stack_args[APPLY_STACK_ARGS];
+  nrt_value *args = stack_args;
+  size_t args_size = 0;
+  struct nrt_error e;
+  if (job->n_inputs > APPLY_STACK_ARGS) {
+    args_size = job->n_inputs * sizeof *args;
+    args = nrt_allocate(args_size, &e);
+    if (!args) {
+      chunk_error(job, c, start, NRT_ENOMEM, e.message, 1);
+      return;
+    }
+  }
+  memset(args, 0, (job->n_inputs < APPLY_STACK_ARGS ? APPLY_STACK_ARGS : job->n_inputs) *
+                      sizeof *args);
+  nrt_col_builder *b = NULL;
+  int rc = nrt_col_builder_new(job->builder_type, end - start, &b, &e);
+  if (rc) {
+    chunk_error(job, c, start, rc, e.message, 1);
+    goto done;
+  }
+  for (int64_t i = start; i < end; i++) {
+    if ((i - start) % APPLY_CANCEL_CHECK == 0 && i > start &&
+        i > atomic_load_explicit(&job->stop_row, memory_order_relaxed)) {
+      nrt_col_builder_abort(b);
+      b = NULL;
+      goto done; /* a lower row stopped the apply: this chunk's rows are not needed */
+    }
+    if (load_args(job, i, args) && !job->call_on_null) {
+      rc = nrt_col_builder_append_null(b);
+    } else {
+      nrt_value result = {0};
+      e.code = 0;
+      e.message[0] = '\0';
+      c->calls++;
+      rc = job->fn(job->ctx, args, &result, &e);
+      if (rc != NRT_OK) {
+        if (job->errors_as_null && rc != NRT_ENOMEM) {
+          c->failed_rows++;
+          chunk_error(job, c, i, rc, e.message, 0);
+          rc = nrt_col_builder_append_null(b);
+        } else {
+          chunk_error(job, c, i, rc, e.message, 1);
+          nrt_col_builder_abort(b);
+          b = NULL;
+          goto done;
+        }
+      } else {
+        int kind = result.kind;
+        rc = store_result(job, b, &result);
+        if (rc == NRT_ETYPE) {
+          char msg[128];
+          snprintf(msg, sizeof msg, "the row function returned %s, expected %s",
+                   kind_name(kind), kind_name(job->result_kind));
+          chunk_error(job, c, i, NRT_ETYPE, msg, 1);
+          nrt_col_builder_abort(b);
+          b = NULL;
+          goto done;
+        }
+      }
+    }
+    if (rc != NRT_OK) { /* the builder failed (allocation, size): its message names why */
+      nrt_column *dropped = NULL;
+      nrt_col_builder_finish(b, &dropped, &e);
+      b = NULL;
+      nrt_col_release(dropped);
+      chunk_error(job, c, i, rc, e.message, 1);
+      goto done;
+    }
+  }
+  rc = nrt_col_builder_finish(b, &c->col, &e); /* the chunk's free pass runs here */
+  b = NULL;
+  if (rc)
+    chunk_error(job, c, end - 1, rc, e.message, 1);
+done:
+  if (args != stack_args)
+    nrt_free(args, args_size);
+}
+
+/* Rows per chunk: enough chunks for load balance (about 8 per thread), small enough that a
+ * chunk's results stay in cache, large enough that per-chunk costs vanish. */
+static int64_t choose_chunk_rows(int64_t rows, int threads) {
+  int64_t per = rows / ((int64_t)threads * 8);
+  if (per < 1024)
+    per = 1024;
+  if (per > 16384)
+    per = 16384;
+  return per;
+}
+
+static int check_inputs(nrt_column *const *inputs, size_t n_inputs, nrt_row_fn fn,
+                        nrt_column **out, struct nrt_error *err) {
+  if (!out)
+    return nrt_error_set(err, NRT_EINVAL, "apply: out is NULL");
+  if (!fn)
+    return nrt_error_set(err, NRT_EINVAL, "apply: no row function");
+  if (!inputs || n_inputs == 0)
+    return nrt_error_set(err, NRT_EINVAL, "apply: no input column");
+  for (size_t j = 0; j < n_inputs; j++) {
+    if (!inputs[j])
+      return nrt_error_set(err, NRT_EINVAL, "apply: input column %zu is NULL", j);
+    enum nrt_col_type t = inputs[j]->type;
+    if (!nrt_col_type_is_string(t) && t != NRT_COL_INT64 && t != NRT_COL_FLOAT64 &&
+        t != NRT_COL_BOOL)
+      return nrt_error_set(err, NRT_EINVAL, "apply: input column %zu has unsupported type %s",
+                           j, nrt_col_type_name(t));
+    if (inputs[j]->length != inputs[0]->length)
+      return nrt_error_set(err, NRT_EINVAL,
+                           "apply: input column %zu has %lld rows, column 0 has %lld", j,
+                           (long long)inputs[j]->length, (long long)inputs[0]->length);
+  }
+  return NRT_OK;
+}
+
+static int builder_type_for(const struct nrt_exec_options *o, nrt_value_kind *kind,
+                            enum nrt_col_type *type, struct nrt_error *err) {
+  *kind = o->result_kind ? o->result_kind : NRT_VALUE_STR;
+  switch (*kind) {
+  case NRT_VALUE_STR:
+    *type = o->string_type ? o->string_type : NRT_COL_UTF8_VIEW;
+    if (!nrt_col_type_is_string(*type))
+      return nrt_error_set(err, NRT_EINVAL, "apply: string_type %s is not a string layout",
+                           nrt_col_type_name(*type));
+    return NRT_OK;
+  case NRT_VALUE_INT64: *type = NRT_COL_INT64; return NRT_OK;
+  case NRT_VALUE_FLOAT64: *type = NRT_COL_FLOAT64; return NRT_OK;
+  case NRT_VALUE_BOOL: *type = NRT_COL_BOOL; return NRT_OK;
+  default:
+    return nrt_error_set(err, NRT_EINVAL, "apply: result_kind %d is not a value type",
+                         (int)*kind);
+  }
+}
+
+/* The stopping error with the lowest row, or (errors_as_null) the first failure. */
+static const struct apply_chunk *first_error(const struct apply_chunk *chunks, int64_t n,
+                                             int stopping) {
+  const struct apply_chunk *best = NULL;
+  for (int64_t k = 0; k < n; k++) {
+    const struct apply_chunk *c = &chunks[k];
+    if (c->error_row >= 0 && (!stopping || c->stop) && (!best || c->error_row < best->error_row))
+      best = c;
+  }
+  return best;
+}
+
+int nrt_exec_apply(nrt_column *const *inputs, size_t n_inputs, nrt_row_fn fn, void *ctx,
+                   const struct nrt_exec_options *options, nrt_column **out,
+                   struct nrt_exec_info *info, struct nrt_error *err) {
+  static const struct nrt_exec_options defaults = {0};
+  const struct nrt_exec_options *o = options ? options : &defaults;
+  struct nrt_exec_info local_info;
+  if (!info)
+    info = &local_info;
+  memset(info, 0, sizeof *info);
+  info->error_row = -1;
+  if (out)
+    *out = NULL;
+  int rc = check_inputs(inputs, n_inputs, fn, out, err);
+  if (rc)
+    return rc;
+  struct apply_job job = {.inputs = inputs, .n_inputs = n_inputs, .fn = fn, .ctx = ctx,
+                          .call_on_null = o->call_on_null, .errors_as_null = o->errors_as_null,
+                          .rows = inputs[0]->length};
+  rc = builder_type_for(o, &job.result_kind, &job.builder_type, err);
+  if (rc)
+    return rc;
+  int threads = o->threads > 0 ? o->threads : nrt_pool_cores();
+  info->rows = job.rows;
+  info->threads = threads;
+  job.chunk_rows = o->chunk_rows > 0 ? o->chunk_rows : choose_chunk_rows(job.rows, threads);
+  int64_t n_chunks = job.rows == 0 ? 1 : (job.rows - 1) / job.chunk_rows + 1;
+  atomic_init(&job.stop_row, INT64_MAX);
+  size_t chunks_size = (size_t)n_chunks * sizeof *job.chunks;
+  job.chunks = nrt_allocate(chunks_size, err);
+  if (!job.chunks)
+    return NRT_ENOMEM;
+  for (int64_t k = 0; k < n_chunks; k++) {
+    job.chunks[k].col = NULL;
+    job.chunks[k].calls = job.chunks[k].failed_rows = 0;
+    job.chunks[k].error_row = -1;
+    job.chunks[k].error_code = job.chunks[k].stop = 0;
+    job.chunks[k].error_message[0] = '\0';
+  }
+
+  nrt_pool_run(n_chunks, threads, run_chunk, &job);
+
+  for (int64_t k = 0; k < n_chunks; k++) {
+    info->calls += job.chunks[k].calls;
+    info->failed_rows += job.chunks[k].failed_rows;
+  }
+  const struct apply_chunk *stop = first_error(job.chunks, n_chunks, 1);
+  const struct apply_chunk *first = stop ? stop : first_error(job.chunks, n_chunks, 0);
+  if (first) {
+    info->error_row = first->error_row;
+    info->error_code = first->error_code;
+  }
+  if (stop) {
+    rc = nrt_error_set(err, stop->error_code, "%s", stop->error_message);
+  } else if (n_chunks == 1) {
+    *out = job.chunks[0].col;
+    job.chunks[0].col = NULL;
+  } else {
+    /* Stitch: views (or offsets) are rebased; a utf8_view output shares the chunks' data. */
+    size_t cols_size = (size_t)n_chunks * sizeof(nrt_column *);
+    nrt_column **cols = nrt_allocate(cols_size, err);
+    if (!cols) {
+      rc = NRT_ENOMEM;
+    } else {
+      for (int64_t k = 0; k < n_chunks; k++)
+        cols[k] = job.chunks[k].col;
+      rc = nrt_col_concat(cols, (size_t)n_chunks, job.builder_type, out, err);
+      nrt_free(cols, cols_size);
+    }
+  }
+  for (int64_t k = 0; k < n_chunks; k++)
+    nrt_col_release(job.chunks[k].col);
+  nrt_free(job.chunks, chunks_size);
+  return rc;
+}
+
+void nrt_exec_parallel_for(int64_t n_tasks, int threads, void (*task)(void *arg, int64_t i),
+                           void *arg) {
+  nrt_pool_run(n_tasks, threads, task, arg);
+}
+
+int nrt_exec_cores(void) {
+  return nrt_pool_cores();
+}
+
+void nrt_exec_shutdown(void) {
+  nrt_pool_shutdown();
+}

@@ -1,0 +1,237 @@
+/* The writers (formats in nrt/io.h): one column, through a 64 KiB buffer. */
+#define _POSIX_C_SOURCE 200809L /* open, write */
+#include "nrt/io.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "io/float_repr.h"
+
+#define IO_WRITE_BLOCK ((size_t)1 << 16)
+
+struct io_out {
+  FILE *file; /* or NULL: fd */
+  int fd;
+  char *buf;
+  size_t len;
+  int rc; /* first error; later writes do nothing */
+  struct nrt_error *err;
+};
+
+static void out_raw(struct io_out *o, const char *p, size_t n) {
+  while (n > 0 && o->rc == NRT_OK) {
+    if (o->file) {
+      size_t put = fwrite(p, 1, n, o->file);
+      if (put < n) {
+        o->rc = nrt_error_set(o->err, NRT_EIO, "write error: %s", strerror(errno));
+        return;
+      }
+      return;
+    }
+    ssize_t put = write(o->fd, p, n);
+    if (put < 0) {
+      if (errno == EINTR)
+        continue;
+      o->rc = nrt_error_set(o->err, NRT_EIO, "write error: %s", strerror(errno));
+      return;
+    }
+    p += put;
+    n -= (size_t)put;
+  }
+}
+
+static void out_flush(struct io_out *o) {
+  out_raw(o, o->buf, o->len);
+  o->len = 0;
+}
+
+static void out_put(struct io_out *o, const char *p, size_t n) {
+  if (o->len + n > IO_WRITE_BLOCK) {
+    out_flush(o);
+    if (n > IO_WRITE_BLOCK) {
+      out_raw(o, p, n);
+      return;
+    }
+  }
+  memcpy(o->buf + o->len, p, n);
+  o->len += n;
+}
+
+static void out_char(struct io_out *o, char c) {
+  if (o->len == IO_WRITE_BLOCK)
+    out_flush(o);
+  o->buf[o->len++] = c;
+}
+
+/* A CSV string field: quoted when empty (so it differs from null) or when it holds a
+ * delimiter, a quote or a line break; quotes inside are doubled. */
+static void put_csv_string(struct io_out *o, const char *s, size_t n) {
+  int quote = n == 0;
+  for (size_t i = 0; i < n && !quote; i++)
+    quote = s[i] == ',' || s[i] == '"' || s[i] == '\r' || s[i] == '\n';
+  if (!quote) {
+    out_put(o, s, n);
+    return;
+  }
+  out_char(o, '"');
+  size_t run = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (s[i] == '"') {
+      out_put(o, s + run, i + 1 - run); /* the quote, then its double below */
+      out_char(o, '"');
+      run = i + 1;
+    }
+  }
+  out_put(o, s + run, n - run);
+  out_char(o, '"');
+}
+
+/* A JSON string: UTF-8 kept, quotes, backslashes and control characters escaped. */
+static void put_json_string(struct io_out *o, const char *s, size_t n) {
+  static const char hex[] = "0123456789abcdef";
+  out_char(o, '"');
+  size_t run = 0;
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)s[i];
+    if (c >= 0x20 && c != '"' && c != '\\')
+      continue;
+    out_put(o, s + run, i - run);
+    run = i + 1;
+    char esc[6] = {'\\', 0, 0, 0, 0, 0};
+    size_t len = 2;
+    switch (c) {
+    case '"': esc[1] = '"'; break;
+    case '\\': esc[1] = '\\'; break;
+    case '\b': esc[1] = 'b'; break;
+    case '\f': esc[1] = 'f'; break;
+    case '\n': esc[1] = 'n'; break;
+    case '\r': esc[1] = 'r'; break;
+    case '\t': esc[1] = 't'; break;
+    default:
+      memcpy(esc + 1, "u00", 3);
+      esc[4] = hex[c >> 4];
+      esc[5] = hex[c & 15];
+      len = 6;
+    }
+    out_put(o, esc, len);
+  }
+  out_put(o, s + run, n - run);
+  out_char(o, '"');
+}
+
+static void put_float(struct io_out *o, double v, enum nrt_io_format format) {
+  char buf[IO_FLOAT_REPR_SIZE];
+  if (format == NRT_IO_JSONL && (v != v || v - v != 0)) { /* nan, inf: Python json's names */
+    const char *name = v != v ? "NaN" : v > 0 ? "Infinity" : "-Infinity";
+    out_put(o, name, strlen(name));
+    return;
+  }
+  out_put(o, buf, io_float_repr(v, buf));
+}
+
+static void put_row(struct io_out *o, const nrt_column *col, int64_t i,
+                    enum nrt_io_format format) {
+  if (!nrt_col_is_valid(col, i)) {
+    if (format == NRT_IO_JSONL)
+      out_put(o, "null", 4);
+    return;
+  }
+  switch (col->type) {
+  case NRT_COL_INT64: {
+    char buf[24];
+    int n = snprintf(buf, sizeof buf, "%" PRId64, nrt_col_int64(col, i));
+    out_put(o, buf, (size_t)n);
+    return;
+  }
+  case NRT_COL_FLOAT64: put_float(o, nrt_col_float64(col, i), format); return;
+  case NRT_COL_BOOL: {
+    bool b = nrt_col_bool(col, i);
+    const char *s = format == NRT_IO_JSONL ? (b ? "true" : "false") : (b ? "True" : "False");
+    out_put(o, s, strlen(s));
+    return;
+  }
+  default: {
+    nrt_str s = nrt_col_str(col, i);
+    if (format == NRT_IO_CSV)
+      put_csv_string(o, s.data, (size_t)s.len);
+    else if (format == NRT_IO_JSONL)
+      put_json_string(o, s.data, (size_t)s.len);
+    else
+      out_put(o, s.data, (size_t)s.len);
+  }
+  }
+}
+
+static int write_column(struct io_out *o, const nrt_column *col,
+                        const struct nrt_io_write_options *options) {
+  static const struct nrt_io_write_options defaults = {0};
+  const struct nrt_io_write_options *opt = options ? options : &defaults;
+  enum nrt_io_format format = opt->format ? opt->format : NRT_IO_TEXT;
+  if (!col)
+    return nrt_error_set(o->err, NRT_EINVAL, "write: column is NULL");
+  if (format != NRT_IO_TEXT && format != NRT_IO_CSV && format != NRT_IO_JSONL)
+    return nrt_error_set(o->err, NRT_EINVAL, "write: unknown format %d", (int)format);
+  o->buf = nrt_allocate(IO_WRITE_BLOCK, o->err);
+  if (!o->buf)
+    return NRT_ENOMEM;
+  const char *name = opt->column_name;
+  if (format == NRT_IO_CSV) {
+    const char *header = name ? name : "value";
+    put_csv_string(o, header, strlen(header));
+    out_char(o, '\n');
+  }
+  for (int64_t i = 0; i < col->length && o->rc == NRT_OK; i++) {
+    if (format == NRT_IO_JSONL && name) {
+      out_char(o, '{');
+      put_json_string(o, name, strlen(name));
+      out_put(o, ": ", 2);
+      put_row(o, col, i, format);
+      out_char(o, '}');
+    } else {
+      put_row(o, col, i, format);
+    }
+    out_char(o, '\n');
+  }
+  out_flush(o);
+  nrt_free(o->buf, IO_WRITE_BLOCK);
+  o->buf = NULL;
+  return o->rc;
+}
+
+int nrt_io_write_stream(FILE *file, const nrt_column *col,
+                        const struct nrt_io_write_options *options, struct nrt_error *err) {
+  if (!file)
+    return nrt_error_set(err, NRT_EINVAL, "write: file is NULL");
+  struct io_out o = {.file = file, .fd = -1, .err = err};
+  int rc = write_column(&o, col, options);
+  if (rc == NRT_OK && (fflush(file) != 0 || ferror(file)))
+    rc = nrt_error_set(err, NRT_EIO, "write error: %s", strerror(errno));
+  return rc;
+}
+
+int nrt_io_write_fd(int fd, const nrt_column *col, const struct nrt_io_write_options *options,
+                    struct nrt_error *err) {
+  if (fd < 0)
+    return nrt_error_set(err, NRT_EINVAL, "write: bad file descriptor %d", fd);
+  struct io_out o = {.fd = fd, .err = err};
+  return write_column(&o, col, options);
+}
+
+int nrt_io_write_path(const char *path, const nrt_column *col,
+                      const struct nrt_io_write_options *options, struct nrt_error *err) {
+  if (!path)
+    return nrt_error_set(err, NRT_EINVAL, "write: path is NULL");
+  int fd;
+  do
+    fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  while (fd < 0 && errno == EINTR);
+  if (fd < 0)
+    return nrt_error_set(err, NRT_EIO, "%s: %s", path, strerror(errno));
+  int rc = nrt_io_write_fd(fd, col, options, err);
+  if (close(fd) != 0 && rc == NRT_OK)
+    rc = nrt_error_set(err, NRT_EIO, "%s: %s", path, strerror(errno));
+  return rc;
+}
