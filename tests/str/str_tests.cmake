@@ -4,3 +4,4 @@ nrt_add_test(test_str_core SOURCES test_str_core.c LABELS str valgrind)
 nrt_add_test(test_str_oracle SOURCES test_str_oracle.c LABELS str oracle
   ARGS ${CMAKE_CURRENT_SOURCE_DIR}/oracle_gen.py TIMEOUT 300)
 nrt_add_test(test_str_ops SOURCES test_str_ops.c LABELS str valgrind)
+nrt_add_test(test_str_failures SOURCES test_str_failures.c LABELS str valgrind)
