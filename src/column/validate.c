@@ -29,15 +29,16 @@ static int check_row_utf8(const char *s, int64_t len, int64_t row, struct nrt_er
     const char *data = (const char *)col->data.data;                                         \
     if (o[0] < 0)                                                                            \
       return BAD(err, "row 0: first offset %lld is negative", (long long)o[0]);              \
-    for (int64_t i = 0; i < n; i++) {                                                        \
+    for (int64_t i = 0; i < n; i++)                                                          \
       if (o[i + 1] < o[i])                                                                   \
         return BAD(err, "row %lld: end offset %lld is less than the start offset %lld",      \
                    (long long)i, (long long)o[i + 1], (long long)o[i]);                      \
+    /* Monotonic: the first row ending past the data is the defect to name. */               \
+    for (int64_t i = 0; i < n && (int64_t)o[n] > col->data.size; i++)                        \
       if ((int64_t)o[i + 1] > col->data.size)                                                \
         return BAD(err,                                                                      \
                    "row %lld: end offset %lld is beyond the data buffer of %lld bytes",      \
                    (long long)i, (long long)o[i + 1], (long long)col->data.size);            \
-    }                                                                                        \
     int64_t first = o[0], last = o[n];                                                       \
     if (last > first && !data)                                                               \
       return BAD(err, "row 0: offsets address bytes but the data buffer is missing");        \
