@@ -1,0 +1,447 @@
+/* float(str) and the decimal digits of doubles (shortest, significant, fixed).
+ *
+ * Why the C library and not a hand-written big-number algorithm: glibc's strtod is correctly
+ * rounded for any input length (it uses exact multi-precision arithmetic), and glibc's printf
+ * prints the exact decimal expansion of a double correctly rounded to any precision
+ * (round-half-even on the exact value, as David Gay's dtoa that CPython uses). Debian ships no
+ * C library for shortest round-trip digits (double-conversion and dragonbox are C++, Ryu is
+ * packaged for Rust only), so the shortest digits are found by search over printf/strtod:
+ * the shortest precision p whose correctly rounded p-digit decimal reads back as v. That set
+ * of precisions is upward-closed (argued at nrt_conv_digits_shortest), so a binary search
+ * needs about 4 printf/strtod pairs per value; integers below 2^53 take a direct path.
+ * Locale: every text handed to strtod is built here without a decimal point ("DDDDe-N"), and
+ * printf output is read skipping whatever decimal point the locale prints, so LC_NUMERIC
+ * never matters. */
+#include "str/convert_internal.h"
+
+#include "nrt/unicode.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* ------------------------------------------------------------------ digits of a double */
+
+/* Reads "%.*e" output: [-]D[.DDD]e[+-]X (any decimal point bytes) into digits and decpt,
+ * trailing zeros removed. */
+static void read_e_output(const char *buf, struct nrt_conv_digits *out) {
+  const char *p = buf;
+  int n = 0;
+  if (*p == '-')
+    p++;
+  while (*p && *p != 'e') {
+    if (*p >= '0' && *p <= '9' && n < NRT_CONV_MAX_DIGITS)
+      out->d[n++] = *p;
+    p++;
+  }
+  int exp10 = *p == 'e' ? atoi(p + 1) : 0;
+  while (n > 1 && out->d[n - 1] == '0')
+    n--;
+  out->n = n;
+  out->decpt = exp10 + 1;
+  if (n == 1 && out->d[0] == '0')
+    out->decpt = 1;
+}
+
+/* v (finite, >= 0) correctly rounded to p significant digits (1 <= p). */
+static void digits_e(double v, int p, struct nrt_conv_digits *out) {
+  char buf[NRT_CONV_MAX_DIGITS + 32];
+  snprintf(buf, sizeof buf, "%.*e", p - 1, v);
+  read_e_output(buf, out);
+}
+
+/* Reads digits d[0..n) * 10^(decpt - n) with strtod (no decimal point: locale-proof). */
+static double read_back(const char *d, int n, int decpt) {
+  char buf[64];
+  memcpy(buf, d, (size_t)n);
+  snprintf(buf + n, sizeof buf - (size_t)n, "e%d", decpt - n);
+  return strtod(buf, NULL);
+}
+
+static bool same_double(double a, double b) {
+  return memcmp(&a, &b, sizeof a) == 0;
+}
+
+/* The next p-digit decimal above d (d[0..n) padded to p digits, plus one unit in the last
+ * place). Written into up; returns its digit count (trailing zeros removed) and decpt. */
+static int next_up(const struct nrt_conv_digits *d, int p, struct nrt_conv_digits *up) {
+  int n = p;
+  for (int i = 0; i < p; i++)
+    up->d[i] = i < d->n ? d->d[i] : '0';
+  up->decpt = d->decpt;
+  int i = p - 1;
+  while (i >= 0 && up->d[i] == '9') {
+    up->d[i] = '0';
+    i--;
+  }
+  if (i < 0) {
+    up->d[0] = '1';
+    n = 1;
+    up->decpt++;
+  } else {
+    up->d[i]++;
+  }
+  while (n > 1 && up->d[n - 1] == '0')
+    n--;
+  up->n = n;
+  return n;
+}
+
+/* Does some p-digit decimal read back as v? (the nearest one, or for a power of two, whose
+ * rounding interval is twice as wide above as below, the next one up) */
+static bool shortest_try(double v, int p, bool pow2, struct nrt_conv_digits *out) {
+  digits_e(v, p, out);
+  double back = read_back(out->d, out->n, out->decpt);
+  if (same_double(back, v))
+    return true;
+  if (pow2 && back < v) {
+    struct nrt_conv_digits up;
+    next_up(out, p, &up);
+    if (same_double(read_back(up.d, up.n, up.decpt), v)) {
+      memcpy(out->d, up.d, (size_t)up.n);
+      out->n = up.n;
+      out->decpt = up.decpt;
+      return true;
+    }
+  }
+  return false;
+}
+
+/* Why a binary search is exact: let I be the set of decimals that round to v. If some
+ * k-digit decimal lies in I, then for every p >= k the two p-digit decimals that bracket v
+ * include one in I (I is an interval containing v and that k-digit decimal). When I is
+ * symmetric around v (every v but the powers of two), the nearer of the two is then in I;
+ * for a power of two the interval is wider above, which shortest_try covers by trying the
+ * upper neighbour. So "some p-digit decimal round-trips" is monotone in p. Among the
+ * shortest, the nearest to v is taken, as dtoa's mode 0. */
+void nrt_conv_digits_shortest(double v, struct nrt_conv_digits *out) {
+  if (v < 0)
+    v = -v;
+  if (v == 0) {
+    out->d[0] = '0';
+    out->n = 1;
+    out->decpt = 1;
+    return;
+  }
+  if (v < 9007199254740992.0 && v == floor(v)) {
+    /* An integer below 2^53: its own digits are shortest (every other candidate with fewer
+     * significant digits is an integer at distance >= 1 > half an ulp). */
+    uint64_t m = (uint64_t)v;
+    char tmp[24];
+    int n = 0;
+    while (m) {
+      tmp[n++] = (char)('0' + m % 10);
+      m /= 10;
+    }
+    out->decpt = n;
+    for (int i = 0; i < n; i++)
+      out->d[i] = tmp[n - 1 - i];
+    while (n > 1 && out->d[n - 1] == '0')
+      n--;
+    out->n = n;
+    return;
+  }
+  uint64_t bits;
+  memcpy(&bits, &v, sizeof bits);
+  bool pow2 = (bits & 0xFFFFFFFFFFFFFULL) == 0 && (bits >> 52) > 1;
+  int lo = 1, hi = 17; /* 17 digits always round-trip */
+  while (lo < hi) {
+    int mid = (lo + hi) / 2;
+    struct nrt_conv_digits t;
+    if (shortest_try(v, mid, pow2, &t))
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  shortest_try(v, lo, pow2, out);
+}
+
+void nrt_conv_digits_sig(double v, int64_t ndigits, struct nrt_conv_digits *out) {
+  if (v < 0)
+    v = -v;
+  if (ndigits < 1)
+    ndigits = 1;
+  /* A double's exact decimal expansion has at most 767 significant digits: printing more
+   * only adds zeros, which are dropped anyway. */
+  if (ndigits > 800)
+    ndigits = 800;
+  digits_e(v, (int)ndigits, out);
+}
+
+void nrt_conv_digits_fixed(double v, int64_t ndigits, struct nrt_conv_digits *out) {
+  if (v < 0)
+    v = -v;
+  /* The exact expansion has at most 1074 digits after the point. */
+  if (ndigits > 1080)
+    ndigits = 1080;
+  char buf[NRT_CONV_MAX_DIGITS + 340];
+  snprintf(buf, sizeof buf, "%.*f", (int)ndigits, v);
+  /* integer digits, then (after the locale's decimal point) the fraction digits */
+  const char *p = buf;
+  int n = 0, int_digits = 0;
+  bool leading = true;
+  int decpt = 0;
+  while (*p >= '0' && *p <= '9') {
+    if (!(leading && *p == '0')) {
+      leading = false;
+      out->d[n++] = *p;
+    }
+    int_digits++;
+    p++;
+  }
+  decpt = n; /* integer digits after leading zeros */
+  while (*p && !(*p >= '0' && *p <= '9'))
+    p++;
+  while (*p >= '0' && *p <= '9') {
+    if (leading && *p == '0') {
+      decpt--;
+    } else {
+      leading = false;
+      if (n < NRT_CONV_MAX_DIGITS)
+        out->d[n++] = *p;
+    }
+    p++;
+  }
+  (void)int_digits;
+  while (n > 0 && out->d[n - 1] == '0')
+    n--;
+  if (n == 0) { /* zero, or rounded to zero: dtoa's "0" at decpt 1 formats the same */
+    out->d[0] = '0';
+    n = 1;
+    decpt = 1;
+  }
+  out->n = n;
+  out->decpt = decpt;
+}
+
+/* ------------------------------------------------------------------ float(str) */
+
+/* The text after CPython's ASCII mapping and underscore removal, read one character at a
+ * time without a copy: mapped characters as in int() ('?' ends the text), underscores
+ * skipped (their placement is checked separately). */
+struct fcursor {
+  const char *s;
+  int64_t len;
+  int64_t pos;
+};
+
+static int fmapped(const char *s, int64_t len, int64_t pos, int64_t *next) {
+  if (pos >= len) {
+    *next = pos;
+    return -1;
+  }
+  unsigned char b = (unsigned char)s[pos];
+  if (b < 0x7f) {
+    *next = pos + 1;
+    return b;
+  }
+  int k;
+  uint32_t cp = nrt_u8_dec(s + pos, &k);
+  *next = pos + k;
+  if (cp != 0x7f && nrt_uc_is_space(cp))
+    return ' ';
+  int d = cp == 0x7f ? -1 : nrt_uc_decimal_value(cp);
+  return d >= 0 ? '0' + d : '?';
+}
+
+static bool is_digit(int ch) {
+  return ch >= '0' && ch <= '9';
+}
+
+static bool is_ascii_space(int ch) {
+  return ch == ' ' || (ch >= '\t' && ch <= '\r');
+}
+
+/* _Py_string_to_number_with_underscores: an underscore only between two digits. */
+static bool underscores_ok(const char *s, int64_t len) {
+  int prev = 0;
+  for (int64_t pos = 0, next; pos < len; pos = next) {
+    int ch = fmapped(s, len, pos, &next);
+    if (ch == '_') {
+      if (!is_digit(prev))
+        return false;
+    } else if (prev == '_' && !is_digit(ch)) {
+      return false;
+    }
+    if (ch == '?')
+      return prev != '_';
+    prev = ch;
+  }
+  return prev != '_';
+}
+
+/* Next mapped character other than '_' at or after *pos. */
+static int fpeek(const struct fcursor *c, int64_t *next) {
+  int64_t pos = c->pos;
+  for (;;) {
+    int ch = fmapped(c->s, c->len, pos, next);
+    if (ch != '_')
+      return ch;
+    pos = *next;
+  }
+}
+
+static int fnext(struct fcursor *c) {
+  int64_t next;
+  int ch = fpeek(c, &next);
+  c->pos = next;
+  return ch;
+}
+
+static int lower(int ch) {
+  return ch >= 'A' && ch <= 'Z' ? ch + 32 : ch;
+}
+
+/* Matches the word w (lower case) case-insensitively at the cursor; advances on success. */
+static bool match_word(struct fcursor *c, const char *w) {
+  struct fcursor t = *c;
+  for (; *w; w++)
+    if (lower(fnext(&t)) != *w)
+      return false;
+  *c = t;
+  return true;
+}
+
+static bool at_end_after_space(struct fcursor *c) {
+  int64_t next;
+  while (is_ascii_space(fpeek(c, &next)))
+    c->pos = next;
+  return fpeek(c, &next) == -1;
+}
+
+/* Up to this many significant digits are kept; beyond them only "is anything nonzero"
+ * matters (a sticky digit), since every rounding boundary between doubles has fewer than
+ * 800 significant digits. */
+#define KEEP_DIGITS 800
+
+static int float_error(const char *s, int64_t len, struct nrt_error *err) {
+  return nrt_conv_error_repr(err, NRT_EVALUE, "could not convert string to float: ", s, len,
+                             -1);
+}
+
+int nrt_str_to_double(const char *s, int64_t len, double *out, struct nrt_error *err) {
+  if (len < 0)
+    return nrt_error_set(err, NRT_EINVAL, "float(): negative length");
+  if (!s)
+    s = "";
+  if (memchr(s, '_', (size_t)len) && !underscores_ok(s, len))
+    return float_error(s, len, err);
+  struct fcursor c = {s, len, 0};
+  int64_t next;
+  while (is_ascii_space(fpeek(&c, &next)))
+    c.pos = next;
+  bool negative = false;
+  int ch = fpeek(&c, &next);
+  if (ch == '+' || ch == '-') {
+    negative = ch == '-';
+    c.pos = next;
+  }
+  ch = fpeek(&c, &next);
+  if (lower(ch) == 'i' || lower(ch) == 'n') {
+    double r;
+    if (match_word(&c, "inf")) {
+      match_word(&c, "inity");
+      r = INFINITY;
+    } else if (match_word(&c, "nan")) {
+      r = NAN;
+    } else {
+      return float_error(s, len, err);
+    }
+    if (!at_end_after_space(&c))
+      return float_error(s, len, err);
+    *out = negative ? -r : r;
+    return NRT_OK;
+  }
+
+  /* [digits][.digits][(e|E)[sign]digits], at least one mantissa digit. The value is
+   * D * 10^(exp10 + adj) with D the kept significant digits. */
+  char buf[KEEP_DIGITS + 48];
+  int kept = 0;
+  bool sticky = false, any_digit = false, seen_point = false;
+  int64_t adj = 0;
+  for (;;) {
+    ch = fpeek(&c, &next);
+    if (is_digit(ch)) {
+      any_digit = true;
+      if (ch == '0' && kept == 0) { /* leading zero */
+        if (seen_point)
+          adj--;
+      } else if (kept < KEEP_DIGITS) {
+        buf[kept++] = (char)ch;
+        if (seen_point)
+          adj--;
+      } else { /* dropped digit */
+        sticky |= ch != '0';
+        if (!seen_point)
+          adj++;
+      }
+      c.pos = next;
+    } else if (ch == '.' && !seen_point) {
+      seen_point = true;
+      c.pos = next;
+    } else {
+      break;
+    }
+  }
+  if (!any_digit)
+    return float_error(s, len, err);
+  /* Exponent: optional; "1e" or "1e+" leave the 'e' unread, which then fails the end test. */
+  int64_t exp10 = 0;
+  ch = fpeek(&c, &next);
+  if (ch == 'e' || ch == 'E') {
+    struct fcursor t = c;
+    t.pos = next;
+    bool eneg = false;
+    int sc = fpeek(&t, &next);
+    if (sc == '+' || sc == '-') {
+      eneg = sc == '-';
+      t.pos = next;
+    }
+    if (is_digit(fpeek(&t, &next))) {
+      while (is_digit(ch = fpeek(&t, &next))) {
+        if (exp10 < 1000000000000LL)
+          exp10 = exp10 * 10 + (ch - '0');
+        t.pos = next;
+      }
+      if (eneg)
+        exp10 = -exp10;
+      c = t;
+    }
+  }
+  if (!at_end_after_space(&c))
+    return float_error(s, len, err);
+  if (kept == 0) {
+    *out = negative ? -0.0 : 0.0;
+    return NRT_OK;
+  }
+  if (sticky) {
+    buf[kept++] = '1';
+    adj--;
+  }
+  snprintf(buf + kept, sizeof buf - (size_t)kept, "e%lld", (long long)(exp10 + adj));
+  double r = strtod(buf, NULL); /* correctly rounded; ERANGE gives inf or 0/subnormal */
+  *out = negative ? -r : r;
+  return NRT_OK;
+}
+
+/* ------------------------------------------------------------------ repr(float) */
+
+int64_t nrt_str_from_double_size(double v) {
+  struct nrt_cw w = {NULL, 0};
+  struct nrt_conv_float_flags flags = {true, false, false, false, false};
+  nrt_conv_double_to_string(&w, v, 'r', 0, &flags);
+  return w.n;
+}
+
+int64_t nrt_str_from_double_into(double v, char *out) {
+  struct nrt_cw w = {out, 0};
+  struct nrt_conv_float_flags flags = {true, false, false, false, false};
+  nrt_conv_double_to_string(&w, v, 'r', 0, &flags);
+  return w.n;
+}
+
+int nrt_str_from_double(double v, nrt_str *out, struct nrt_error *err) {
+  char tmp[NRT_STR_DOUBLE_MAX_BYTES];
+  int64_t n = nrt_str_from_double_into(v, tmp);
+  return nrt_str_new(tmp, n, out, err);
+}

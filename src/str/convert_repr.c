@@ -1,0 +1,81 @@
+/* Python's repr() of a string, for the error messages of int(), float() and friends. */
+#include "str/convert_internal.h"
+
+#include "nrt/unicode.h"
+
+/* Appends the n bytes of p when all of them fit (keeping room for the NUL); false if not. */
+static bool put(char *buf, size_t cap, size_t *pos, const char *p, size_t n) {
+  if (*pos + n + 1 > cap)
+    return false;
+  memcpy(buf + *pos, p, n);
+  *pos += n;
+  buf[*pos] = '\0';
+  return true;
+}
+
+/* One character of the repr body, as CPython's unicode_repr writes it. */
+static size_t repr_char(uint32_t ch, char quote, char *o) {
+  static const char hex[] = "0123456789abcdef";
+  if (ch == (uint32_t)quote || ch == '\\') {
+    o[0] = '\\';
+    o[1] = (char)ch;
+    return 2;
+  }
+  if (ch == '\t' || ch == '\n' || ch == '\r') {
+    o[0] = '\\';
+    o[1] = ch == '\t' ? 't' : ch == '\n' ? 'n' : 'r';
+    return 2;
+  }
+  if (ch < ' ' || ch == 0x7f || (ch > 0x7f && !nrt_uc_is_printable(ch))) {
+    int digits = ch < 0x100 ? 2 : ch < 0x10000 ? 4 : 8;
+    o[0] = '\\';
+    o[1] = digits == 2 ? 'x' : digits == 4 ? 'u' : 'U';
+    for (int i = 0; i < digits; i++)
+      o[2 + i] = hex[(ch >> (4 * (digits - 1 - i))) & 0xF];
+    return (size_t)digits + 2;
+  }
+  return (size_t)nrt_u8_enc(ch, o);
+}
+
+void nrt_conv_repr(const char *s, int64_t len, int64_t max_chars, char *buf, size_t cap,
+                   size_t *pos) {
+  /* Quote choice: ' unless the text has ' and no " (CPython's unicode_repr). */
+  bool squote = memchr(s, '\'', (size_t)len) != NULL;
+  bool dquote = memchr(s, '"', (size_t)len) != NULL;
+  char quote = squote && !dquote ? '"' : '\'';
+  int64_t chars = 0; /* characters of the repr written so far */
+  if (max_chars == 0 || !put(buf, cap, pos, &quote, 1))
+    return;
+  chars++;
+  for (int64_t i = 0; i < len;) {
+    int k;
+    uint32_t ch = nrt_u8_dec(s + i, &k);
+    i += k;
+    char o[10];
+    size_t n = repr_char(ch, quote, o);
+    /* An escape counts as several characters; %.NR cuts inside it too. */
+    size_t nchars = ch < 0x80 || o[0] == '\\' ? n : 1;
+    if (max_chars >= 0 && chars + (int64_t)nchars > max_chars) {
+      if (o[0] == '\\')
+        put(buf, cap, pos, o, (size_t)(max_chars - chars));
+      return;
+    }
+    if (!put(buf, cap, pos, o, n))
+      return;
+    chars += (int64_t)nchars;
+  }
+  if (max_chars < 0 || chars < max_chars)
+    put(buf, cap, pos, &quote, 1);
+}
+
+int nrt_conv_error_repr(struct nrt_error *err, int code, const char *prefix, const char *s,
+                        int64_t len, int64_t max_chars) {
+  if (!err)
+    return code;
+  char msg[NRT_ERROR_MESSAGE_SIZE];
+  size_t pos = 0;
+  msg[0] = '\0';
+  put(msg, sizeof msg, &pos, prefix, strlen(prefix));
+  nrt_conv_repr(s ? s : "", len, max_chars, msg, sizeof msg, &pos);
+  return nrt_error_set(err, code, "%s", msg);
+}
