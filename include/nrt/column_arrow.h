@@ -144,6 +144,18 @@ NRT_API int nrt_col_export_arrow(nrt_column *col, struct ArrowArray *out,
 NRT_API int nrt_col_import_arrow(struct ArrowArray *array, const char *format,
                                  nrt_column **out, struct nrt_error *err);
 
+/* Flags for nrt_col_import_arrow_flags. */
+/* Trust the producer's content: only the O(1) checks run (format, buffer counts, lengths,
+ * offset, null_count range, required buffers, variadic sizes); the per-row ones (offsets,
+ * views, UTF-8, null_count against the bitmap) are skipped, so the import takes constant
+ * time whatever the array's size. For arrays nrt itself exported or already validated. */
+#define NRT_COL_IMPORT_TRUSTED 1u
+
+/* nrt_col_import_arrow with flags (0 = validate everything, as nrt_col_import_arrow). */
+NRT_API int nrt_col_import_arrow_flags(struct ArrowArray *array, const char *format,
+                                       unsigned flags, nrt_column **out,
+                                       struct nrt_error *err);
+
 /* ------------------------------------------------------------------- streams */
 
 /* A chunked column: n chunks of one type. */

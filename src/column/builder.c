@@ -38,6 +38,7 @@ struct nrt_col_builder {
   int32_t chunks_before;    /* chunks in the blocks before the current one */
   size_t cur_chunks;        /* chunks of the current block seen so far */
   const char *cur_base;     /* start of the current block's last chunk */
+  bool cur_full;            /* the current block reached VIEW_BLOCK_LIMIT: start another */
   /* managed strings recorded until the free pass */
   nrt_memblock *refs; /* OBJECTARRAY of nrt_meminfo * (zeroed slots are skipped) */
   nrt_meminfo **ref_slots;
@@ -211,7 +212,7 @@ static int place_long(nrt_col_builder *b, const char *s, int64_t len, int32_t *i
                       int32_t *offset) {
   struct nrt_error e = {0};
   nrt_memblock *cur = b->n_view_blocks ? b->view_blocks[b->n_view_blocks - 1] : NULL;
-  if (!cur || nrt_memblock_pod_capacity(cur) >= VIEW_BLOCK_LIMIT) {
+  if (!cur || b->cur_full) {
     if (b->n_view_blocks == VIEW_MAX_BLOCKS)
       return fail(b, NRT_ERANGE, "row %lld: utf8_view column data too large",
                   (long long)b->length);
@@ -223,6 +224,7 @@ static int place_long(nrt_col_builder *b, const char *s, int64_t len, int32_t *i
     b->n_view_blocks++;
     cur = b->view_blocks[b->n_view_blocks - 1];
     b->cur_chunks = 0;
+    b->cur_full = false;
   }
   char *p, *end;
   if (nrt_memblock_pod_allocate(cur, (size_t)len, 1, &p, &end, &e))
@@ -232,6 +234,7 @@ static int place_long(nrt_col_builder *b, const char *s, int64_t len, int32_t *i
     size_t used;
     nrt_memblock_pod_chunk(cur, chunks - 1, &b->cur_base, &used);
     b->cur_chunks = chunks;
+    b->cur_full = nrt_memblock_pod_capacity(cur) >= VIEW_BLOCK_LIMIT;
   }
   memcpy(p, s, (size_t)len);
   *index = b->chunks_before + (int32_t)(chunks - 1);
@@ -280,11 +283,30 @@ static int append_bytes(nrt_col_builder *b, const char *s, int64_t len) {
 }
 
 int nrt_col_builder_append_view(nrt_col_builder *b, const char *s, int64_t len) {
+  /* Fast path: an offsets layout with room in both buffers and no bitmap. */
+  if ((b->type == NRT_COL_UTF8 || b->type == NRT_COL_LARGE_UTF8) && !b->status &&
+      !b->validity.data && len >= 0 && (uint64_t)len <= b->data.cap - b->data.used &&
+      b->values.cap - b->values.used >= 8 &&
+      (b->type == NRT_COL_LARGE_UTF8 || b->data.used + (uint64_t)len <= INT32_MAX)) {
+    memcpy(b->data.data + b->data.used, s, (size_t)len);
+    b->data.used += (size_t)len;
+    if (b->type == NRT_COL_UTF8) {
+      int32_t o = (int32_t)b->data.used;
+      memcpy(b->values.data + b->values.used, &o, 4);
+      b->values.used += 4;
+    } else {
+      int64_t o = (int64_t)b->data.used;
+      memcpy(b->values.data + b->values.used, &o, 8);
+      b->values.used += 8;
+    }
+    b->length++;
+    return NRT_OK;
+  }
   return append_bytes(b, s, len);
 }
 
 int nrt_col_builder_append_str(nrt_col_builder *b, const nrt_str *s) {
-  if (append_bytes(b, s->data, s->len))
+  if (nrt_col_builder_append_view(b, s->data, s->len))
     return b->status;
   if (!s->mi)
     return NRT_OK;
@@ -295,7 +317,7 @@ int nrt_col_builder_append_str(nrt_col_builder *b, const nrt_str *s) {
 }
 
 int nrt_col_builder_append_str_move(nrt_col_builder *b, nrt_str *s) {
-  if (append_bytes(b, s->data, s->len) || !s->mi || record_ref(b, s->mi)) {
+  if (nrt_col_builder_append_view(b, s->data, s->len) || !s->mi || record_ref(b, s->mi)) {
     nrt_str_release(s); /* not recorded (failure or a borrowed view): drop it now */
     return b->status;
   }

@@ -327,6 +327,19 @@ static void test_malformed_offsets(void) {
   p.arr.offset = 1;
   p.arr.null_count = 0;
   EXPECT_BAD(&p, "l", NRT_EVALUE, "null_count 0 does not match the 1 nulls", NULL);
+  /* A trusted import skips the per-row checks but keeps the O(1) ones. */
+  producer_releases = 0;
+  CHECK_EQ_INT(nrt_col_import_arrow_flags(&p.arr, "l", NRT_COL_IMPORT_TRUSTED, &col, NULL),
+               NRT_OK);
+  CHECK_EQ_INT(col->null_count, 0);
+  nrt_col_release(col);
+  CHECK_EQ_INT(producer_releases, 1);
+  producer_init(&p, 2, 3);
+  p.buffers[1] = NULL;
+  struct nrt_error err = {0};
+  CHECK_EQ_INT(nrt_col_import_arrow_flags(&p.arr, "u", NRT_COL_IMPORT_TRUSTED, &col, &err),
+               NRT_EVALUE);
+  CHECK(strstr(err.message, "offsets buffer is NULL") != NULL && p.arr.release != NULL);
   producer_releases = 0;
 }
 
