@@ -88,7 +88,11 @@ typedef enum udf_binop {
   UDF_OP_DIV,      /* / : true division, operands float (ints are cast), result float */
   UDF_OP_FLOORDIV, /* // : Python floor division (rounds toward -inf) */
   UDF_OP_MOD,      /* % : Python modulo (sign of the divisor) */
-  UDF_OP_POW,      /* ** : int**int (negative exponent -> float result via casts), float */
+  UDF_OP_POW,      /* ** : float**float, or int**int -> int. A negative int literal exponent
+                    * makes both sides float (2 ** -1 == 0.5); a negative exponent known only
+                    * at runtime cannot give Python's float result in an int expression: the
+                    * code raises ValueError "negative exponent in int ** int (write a float
+                    * base)" for it */
   /* Parsed with Python's precedence but rejected by the checker ("unsupported: ..."), so they
    * never reach code generation: */
   UDF_OP_MATMUL, UDF_OP_BITOR, UDF_OP_BITXOR, UDF_OP_BITAND, UDF_OP_LSHIFT, UDF_OP_RSHIFT
@@ -117,10 +121,12 @@ typedef enum udf_boolop { UDF_BOOL_AND, UDF_BOOL_OR } udf_boolop;
 
 typedef enum udf_builtin {
   UDF_BI_LEN,   /* len(str|list|tuple) -> int (code points for str) */
-  UDF_BI_STR,   /* str() -> '' ; str(str|int|float|bool) -> str (Python's repr of floats) */
-  UDF_BI_INT,   /* int() -> 0 ; int(int|bool|float) ; int(str) ; int(str, base:int) */
-  UDF_BI_FLOAT, /* float() -> 0.0 ; float(int|bool|float|str) */
-  UDF_BI_BOOL,  /* never in the tree: bool(x) becomes UDF_E_TRUTH, bool() the literal False */
+  UDF_BI_STR,   /* str(str|int|float|bool) -> str (Python's repr of floats) */
+  UDF_BI_INT,   /* int(int|bool|float) ; int(str) ; int(str, base:int) (base= keyword moved
+                 * into the second argument) */
+  UDF_BI_FLOAT, /* float(int|bool|float|str) */
+  UDF_BI_BOOL,  /* never in the tree: bool(x) becomes x itself or a UDF_E_TRUTH. str(), int(),
+                 * float() and bool() without arguments become the literals '', 0, 0.0, False */
   UDF_BI_ORD,   /* ord(str) -> int (TypeError at runtime unless one character) */
   UDF_BI_CHR,   /* chr(int) -> str (ValueError at runtime out of range) */
   UDF_BI_ABS,   /* abs(int|float) -> same type (bool is cast to int) */
@@ -197,9 +203,13 @@ typedef enum udf_expr_kind {
   UDF_E_LISTCOMP,  /* [elt for ... if ...]: u.comp, elt str        type LIST_STR */
   UDF_E_GENEXP,    /* (elt for ...): u.comp; materialised as a list type LIST_STR */
   UDF_E_CAST,      /* inserted by the checker: u.cast.operand converted to this node's type:
-                    * BOOL->INT (0/1), BOOL->FLOAT, INT->FLOAT (round to nearest) */
+                    * BOOL->INT (0/1), BOOL->FLOAT, INT->FLOAT (round to nearest), and
+                    * T|NULLABLE->T: a nullable variable the checker knows is not None here
+                    * (after `if x is None: return/break/continue`, inside `if x is not None:`
+                    * or the else of `if x is None:`), so take its value */
   UDF_E_TRUTH      /* inserted by the checker (and from bool(x)): Python truth value of
-                    * u.truth.operand: str/list/tuple non-empty, int/float non-zero; BOOL */
+                    * u.truth.operand: str/list/tuple non-empty, int/float non-zero; the
+                    * operand may also be NONE (false) or nullable (None is false); BOOL */
 } udf_expr_kind;
 
 typedef struct udf_expr udf_expr;
@@ -371,9 +381,13 @@ struct udf_stmt {
     struct {
       udf_expr **targets; /* n >= 1 targets, assigned left to right: each a UDF_E_NAME, or a
                            * UDF_E_TUPLE of UDF_E_NAMEs (unpacking; the value is then a
-                           * TUPLE_STR of that length at runtime (ValueError otherwise), or a
-                           * UDF_E_TUPLE display of the same length, all of whose items are
-                           * evaluated before any target is assigned) */
+                           * TUPLE_STR or LIST_STR that must have that length at runtime
+                           * (ValueError "too many values to unpack (expected 2)" / "not enough
+                           * values to unpack (expected 3, got 1)" otherwise), or a UDF_E_TUPLE
+                           * display of the same length, all of whose items are evaluated
+                           * before any target is assigned). A target's `type` and its var's
+                           * type may be nullable while the value is NONE or plain T: store
+                           * None / the value accordingly */
       int ntargets;
       udf_expr *value;
     } assign;
@@ -393,7 +407,8 @@ struct udf_stmt {
       udf_block orelse; /* runs when the loop ends without break (Python's while-else) */
     } while_;
     struct {
-      udf_var *target;  /* loop variable (a function local) */
+      udf_var *target;  /* loop variable: a function local (shared with other uses of the name;
+                         * it keeps its last value after the loop, as in Python) */
       udf_loc target_loc;
       udf_expr *iter;   /* STR (characters), LIST_STR, TUPLE_STR or RANGE */
       udf_block body;

@@ -1,0 +1,116 @@
+/* The module arena, type and method names, and udf_module_free. */
+#include <stdalign.h>
+#include <string.h>
+
+#include "udf/ast.h"
+#include "udf/ast_arena.h"
+
+enum { ARENA_CHUNK = 16384 };
+
+struct udf_chunk {
+  struct udf_chunk *next;
+  size_t size; /* bytes of the whole chunk including this header */
+  size_t used;
+  alignas(16) unsigned char data[];
+};
+
+struct udf_arena {
+  struct udf_chunk *head;
+  bool failed;
+};
+
+udf_arena *udf_arena_create(struct nrt_error *err) {
+  udf_arena *a = nrt_allocate(sizeof *a, err);
+  if (a) {
+    a->head = NULL;
+    a->failed = false;
+  }
+  return a;
+}
+
+void udf_arena_destroy(udf_arena *a) {
+  if (!a) return;
+  struct udf_chunk *c = a->head;
+  while (c) {
+    struct udf_chunk *next = c->next;
+    nrt_free(c, c->size);
+    c = next;
+  }
+  nrt_free(a, sizeof *a);
+}
+
+void *udf_arena_alloc(udf_arena *a, size_t n) {
+  if (a->failed) return NULL;
+  n = (n + 15) & ~(size_t)15;
+  if (n == 0) n = 16;
+  struct udf_chunk *c = a->head;
+  if (!c || c->size - sizeof *c - c->used < n) {
+    size_t size = sizeof *c + (n > ARENA_CHUNK ? n : ARENA_CHUNK);
+    c = nrt_allocate(size, NULL);
+    if (!c) {
+      a->failed = true;
+      return NULL;
+    }
+    c->size = size;
+    c->used = 0;
+    c->next = a->head;
+    a->head = c;
+  }
+  void *p = c->data + c->used;
+  c->used += n;
+  memset(p, 0, n);
+  return p;
+}
+
+char *udf_arena_strndup(udf_arena *a, const char *s, size_t n) {
+  char *p = udf_arena_alloc(a, n + 1);
+  if (!p) return NULL;
+  if (n) memcpy(p, s, n);
+  p[n] = '\0';
+  return p;
+}
+
+bool udf_arena_failed(const udf_arena *a) { return a->failed; }
+
+bool udf_arena_push(udf_arena *a, void ***items, int *n, int *cap, void *item) {
+  if (*n == *cap) {
+    int ncap = *cap ? *cap * 2 : 4;
+    void **grown = udf_arena_alloc(a, (size_t)ncap * sizeof *grown);
+    if (!grown) return false;
+    if (*n) memcpy(grown, *items, (size_t)*n * sizeof *grown);
+    *items = grown;
+    *cap = ncap;
+  }
+  (*items)[(*n)++] = item;
+  return true;
+}
+
+void udf_module_free(udf_module *m) {
+  if (m) udf_arena_destroy(m->arena); /* the module itself lives in its arena */
+}
+
+const char *udf_type_name(udf_type t) {
+  if (udf_type_is_nullable(t)) {
+    switch (udf_type_base(t)) {
+    case UDF_TY_BOOL: return "bool | None";
+    case UDF_TY_INT: return "int | None";
+    case UDF_TY_FLOAT: return "float | None";
+    case UDF_TY_STR: return "str | None";
+    case UDF_TY_LIST_STR: return "list | None";
+    case UDF_TY_TUPLE_STR: return "tuple | None";
+    default: return "NoneType";
+    }
+  }
+  switch (udf_type_base(t)) {
+  case UDF_TY_NONE: return "NoneType";
+  case UDF_TY_BOOL: return "bool";
+  case UDF_TY_INT: return "int";
+  case UDF_TY_FLOAT: return "float";
+  case UDF_TY_STR: return "str";
+  case UDF_TY_LIST_STR: return "list";
+  case UDF_TY_TUPLE_STR: return "tuple";
+  case UDF_TY_TUPLE: return "tuple";
+  case UDF_TY_RANGE: return "range";
+  default: return "unknown";
+  }
+}

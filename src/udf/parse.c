@@ -1,0 +1,1513 @@
+/* The UDF parser: recursive descent over Python 3.11's grammar (see parse.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "nrt/unicode.h"
+#include "udf/lex.h"
+#include "udf/parse.h"
+
+enum { MAX_NESTING = 200 };
+
+typedef struct parser {
+  udf_diagctx *dc;
+  udf_arena *a;
+  udf_token *t;
+  int n, pos;
+  int loop_depth;
+  bool in_func;
+  int nesting; /* recursion guard */
+} parser;
+
+#define P_OOM(p) udf_diag_error((p)->dc, NRT_ENOMEM, (udf_loc){0, 0}, "out of memory")
+
+static udf_token *cur(parser *p) { return &p->t[p->pos]; }
+static udf_token *peek_at(parser *p, int k) {
+  int i = p->pos + k;
+  return &p->t[i < p->n ? i : p->n - 1];
+}
+static void advance(parser *p) {
+  if (p->pos < p->n - 1) p->pos++;
+}
+static bool is_op(parser *p, udf_opk op) { return cur(p)->kind == UDF_T_OP && cur(p)->op == op; }
+static bool is_kw(parser *p, udf_kw kw) { return cur(p)->kind == UDF_T_NAME && cur(p)->kw == kw; }
+static bool failed(parser *p) { return udf_diag_failed(p->dc); }
+
+static void *syntax_error(parser *p, udf_token *t) {
+  if (t->kind == UDF_T_INDENT)
+    udf_diag_error(p->dc, NRT_EPARSE, t->loc, "unexpected indent");
+  else if (t->kind == UDF_T_DEDENT && t->loc.col > 1)
+    udf_diag_error(p->dc, NRT_EPARSE, t->loc, "unexpected unindent");
+  else
+    udf_diag_error(p->dc, NRT_EPARSE, t->loc, "invalid syntax");
+  return NULL;
+}
+
+static void *unsupported(parser *p, udf_loc loc, const char *what) {
+  udf_diag_error(p->dc, NRT_EUNSUPPORTED, loc, "unsupported: %s", what);
+  return NULL;
+}
+
+static bool expect_op(parser *p, udf_opk op, const char *text) {
+  if (is_op(p, op)) {
+    advance(p);
+    return true;
+  }
+  if (failed(p)) return false;
+  if (op == UDF_O_COLON || op == UDF_O_RPAR || op == UDF_O_RSQB || op == UDF_O_EQUAL) {
+    udf_token *t = cur(p);
+    udf_loc l = t->loc;
+    /* CPython points just after the previous token for a missing ':' */
+    if (op == UDF_O_COLON && p->pos > 0) l = p->t[p->pos - 1].end.line ? p->t[p->pos - 1].end : l;
+    udf_diag_error(p->dc, NRT_EPARSE, l, "expected '%s'", text);
+    return false;
+  }
+  syntax_error(p, cur(p));
+  return false;
+}
+
+static udf_expr *new_expr(parser *p, udf_expr_kind k, udf_loc loc) {
+  udf_expr *e = udf_arena_alloc(p->a, sizeof *e);
+  if (!e) {
+    P_OOM(p);
+    return NULL;
+  }
+  e->kind = k;
+  e->loc = loc;
+  return e;
+}
+
+static udf_stmt *new_stmt(parser *p, udf_stmt_kind k, udf_loc loc) {
+  udf_stmt *s = udf_arena_alloc(p->a, sizeof *s);
+  if (!s) {
+    P_OOM(p);
+    return NULL;
+  }
+  s->kind = k;
+  s->loc = loc;
+  return s;
+}
+
+static bool push_ptr(parser *p, void *arr, int *n, int *cap, void *item) {
+  if (!udf_arena_push(p->a, (void ***)arr, n, cap, item)) {
+    P_OOM(p);
+    return false;
+  }
+  return true;
+}
+
+static udf_var *new_var(parser *p, const char *name, size_t len, udf_loc loc) {
+  udf_var *v = udf_arena_alloc(p->a, sizeof *v);
+  if (!v) {
+    P_OOM(p);
+    return NULL;
+  }
+  v->name = udf_arena_strndup(p->a, name, len);
+  if (!v->name) {
+    P_OOM(p);
+    return NULL;
+  }
+  v->loc = loc;
+  v->index = -1;
+  return v;
+}
+
+static udf_expr *parse_expression(parser *p);
+static udf_expr *parse_disjunction(parser *p);
+static udf_expr *parse_bitor(parser *p);
+static udf_expr *parse_factor(parser *p);
+static udf_expr *parse_star_expressions(parser *p);
+static bool parse_block(parser *p, udf_block *b, const char *what, int header_line);
+
+/* ---------------------------------------------------------------------------------------
+ * f-strings */
+
+/* Location of `q` inside the body of string token t (bodies may span lines). */
+static udf_loc body_loc(const udf_token *t, const char *q) {
+  udf_loc l = t->body_loc;
+  const char *ls = t->body;
+  for (const char *s = t->body; s < q; s++) {
+    if (*s == '\n' || (*s == '\r' && !(s + 1 < q && s[1] == '\n'))) {
+      l.line++;
+      l.col = 1;
+      ls = s + 1;
+    }
+  }
+  if (ls == t->body)
+    l.col = t->body_loc.col + (int)nrt_utf8_count(t->body, (size_t)(q - t->body));
+  else
+    l.col = 1 + (int)nrt_utf8_count(ls, (size_t)(q - ls));
+  return l;
+}
+
+typedef struct fparts {
+  udf_fpart *items;
+  int n, cap;
+} fparts;
+
+static bool fpart_push(parser *p, fparts *f, udf_fpart part) {
+  if (!part.is_field && f->n > 0 && !f->items[f->n - 1].is_field) {
+    /* merge adjacent literal text */
+    udf_fpart *last = &f->items[f->n - 1];
+    int64_t n = last->text.len + part.text.len;
+    char *buf = udf_arena_alloc(p->a, (size_t)n + 1);
+    if (!buf) {
+      P_OOM(p);
+      return false;
+    }
+    memcpy(buf, last->text.data, (size_t)last->text.len);
+    memcpy(buf + last->text.len, part.text.data, (size_t)part.text.len);
+    buf[n] = '\0';
+    last->text.data = buf;
+    last->text.len = n;
+    return true;
+  }
+  if (!part.is_field && part.text.len == 0) return true;
+  if (f->n == f->cap) {
+    int ncap = f->cap ? f->cap * 2 : 4;
+    udf_fpart *grown = udf_arena_alloc(p->a, (size_t)ncap * sizeof *grown);
+    if (!grown) {
+      P_OOM(p);
+      return false;
+    }
+    if (f->n) memcpy(grown, f->items, (size_t)f->n * sizeof *grown);
+    f->items = grown;
+    f->cap = ncap;
+  }
+  f->items[f->n++] = part;
+  return true;
+}
+
+static bool literal_part(parser *p, fparts *f, const udf_token *t, const char *s, size_t n) {
+  udf_fpart part;
+  memset(&part, 0, sizeof part);
+  if (udf_lex_decode_string(p->dc, p->a, s, n, t->is_raw, t->loc, &part.text)) return false;
+  return fpart_push(p, f, part);
+}
+
+static bool ferr(parser *p, const udf_token *t, const char *q, const char *msg) {
+  udf_diag_error(p->dc, NRT_EPARSE, body_loc(t, q), "%s", msg);
+  return false;
+}
+
+/* Parses the expression text s[0..n) of a replacement field. */
+static udf_expr *field_expr(parser *p, const udf_token *t, const char *s, size_t n) {
+  udf_token *toks;
+  int ntoks;
+  if (udf_lex(p->dc, p->a, s, n, body_loc(t, s), true, &toks, &ntoks)) return NULL;
+  parser sub = *p;
+  sub.t = toks;
+  sub.n = ntoks;
+  sub.pos = 0;
+  udf_expr *e = parse_star_expressions(&sub);
+  if (!e) return NULL;
+  if (sub.t[sub.pos].kind != UDF_T_END) {
+    udf_diag_error(p->dc, NRT_EPARSE, sub.t[sub.pos].loc, "f-string: invalid syntax");
+    return NULL;
+  }
+  return e;
+}
+
+static bool parse_fstring_token(parser *p, fparts *f, const udf_token *t) {
+  const char *s = t->body, *end = t->body + t->blen;
+  const char *lit = s;
+  while (s < end) {
+    char c = *s;
+    if (c == '\\' && !t->is_raw && s + 1 < end) {
+      s += 2;
+      continue;
+    }
+    if (c == '}') {
+      if (s + 1 < end && s[1] == '}') {
+        if (!literal_part(p, f, t, lit, (size_t)(s + 1 - lit))) return false;
+        s += 2;
+        lit = s;
+        continue;
+      }
+      return ferr(p, t, s, "f-string: single '}' is not allowed");
+    }
+    if (c != '{') {
+      s++;
+      continue;
+    }
+    if (s + 1 < end && s[1] == '{') {
+      if (!literal_part(p, f, t, lit, (size_t)(s + 1 - lit))) return false;
+      s += 2;
+      lit = s;
+      continue;
+    }
+    if (!literal_part(p, f, t, lit, (size_t)(s - lit))) return false;
+    /* a replacement field */
+    const char *open = s;
+    const char *es = ++s;
+    int depth = 0;
+    char quote = 0;
+    const char *ee = NULL, *debug_eq = NULL;
+    for (; s < end; s++) {
+      char d = *s;
+      if (quote) {
+        if (d == quote) quote = 0;
+        continue;
+      }
+      if (d == '\\') return ferr(p, t, s, "f-string expression part cannot include a backslash");
+      if (d == '#') return ferr(p, t, s, "f-string expression part cannot include '#'");
+      if (d == '\'' || d == '"') {
+        quote = d;
+      } else if (d == '(' || d == '[' || d == '{') {
+        depth++;
+      } else if ((d == ')' || d == ']' || d == '}') && depth > 0) {
+        depth--;
+      } else if (depth == 0 && (d == '}' || d == ':')) {
+        ee = s;
+        break;
+      } else if (depth == 0 && d == '!' && !(s + 1 < end && s[1] == '=')) {
+        ee = s;
+        break;
+      } else if (depth == 0 && d == '=' && s + 1 < end && s[1] != '=' &&
+                 !(s > es && strchr("=!<>", s[-1]))) {
+        debug_eq = s;
+        const char *q = s + 1;
+        while (q < end && (*q == ' ' || *q == '\t')) q++;
+        if (q < end && (*q == '}' || *q == '!' || *q == ':')) {
+          ee = q;
+          s = q;
+          break;
+        }
+        debug_eq = NULL;
+      }
+    }
+    if (!ee) return ferr(p, t, open, "f-string: expecting '}'");
+    const char *xend = debug_eq ? debug_eq : ee;
+    const char *xs = es;
+    while (xs < xend && (*xs == ' ' || *xs == '\t' || *xs == '\n' || *xs == '\r')) xs++;
+    if (xs == xend) return ferr(p, t, ee, "f-string: empty expression not allowed");
+    udf_fpart part;
+    memset(&part, 0, sizeof part);
+    part.is_field = true;
+    part.spec.data = "";
+    if (debug_eq) { /* {x=} : the text "x=" (with its spaces) is literal */
+      udf_fpart text;
+      memset(&text, 0, sizeof text);
+      text.text.data = udf_arena_strndup(p->a, es, (size_t)(ee - es));
+      if (!text.text.data) return P_OOM(p), false;
+      text.text.len = ee - es;
+      if (!fpart_push(p, f, text)) return false;
+    }
+    part.expr = field_expr(p, t, es, (size_t)(xend - es));
+    if (!part.expr) return false;
+    s = ee;
+    if (*s == '!') {
+      s++;
+      if (s >= end || !(*s == 's' || *s == 'r' || *s == 'a'))
+        return ferr(p, t, s,
+                    "f-string: invalid conversion character: expected 's', 'r', or 'a'");
+      part.conversion = *s;
+      s++;
+      if (s >= end || (*s != '}' && *s != ':')) return ferr(p, t, s, "f-string: expecting '}'");
+    }
+    if (*s == ':') {
+      const char *ss = ++s;
+      while (s < end && *s != '}') {
+        if (*s == '{')
+          return udf_diag_error(p->dc, NRT_EUNSUPPORTED, body_loc(t, s),
+                                "unsupported: nested replacement fields in a format spec"),
+                 false;
+        s++;
+      }
+      if (s >= end) return ferr(p, t, open, "f-string: expecting '}'");
+      if (udf_lex_decode_string(p->dc, p->a, ss, (size_t)(s - ss), t->is_raw, t->loc,
+                                &part.spec))
+        return false;
+    }
+    if (s >= end || *s != '}') return ferr(p, t, open, "f-string: expecting '}'");
+    if (debug_eq && !part.conversion && part.spec.len == 0) part.conversion = 'r';
+    if (!fpart_push(p, f, part)) return false;
+    s++;
+    lit = s;
+  }
+  return literal_part(p, f, t, lit, (size_t)(end - lit));
+}
+
+/* One or more adjacent string tokens -> E_STR or E_FSTRING. */
+static udf_expr *parse_strings(parser *p) {
+  udf_token *first = cur(p);
+  int start = p->pos;
+  bool any_f = false;
+  int64_t total = 0;
+  while (cur(p)->kind == UDF_T_STRING) {
+    any_f |= cur(p)->is_f;
+    total += (int64_t)cur(p)->value.len;
+    advance(p);
+  }
+  int end = p->pos;
+  udf_expr *e = new_expr(p, any_f ? UDF_E_FSTRING : UDF_E_STR, first->loc);
+  if (!e) return NULL;
+  if (!any_f) {
+    char *buf = udf_arena_alloc(p->a, (size_t)total + 1);
+    if (!buf) return P_OOM(p), NULL;
+    int64_t k = 0;
+    for (int i = start; i < end; i++) {
+      memcpy(buf + k, p->t[i].value.data, (size_t)p->t[i].value.len);
+      k += p->t[i].value.len;
+    }
+    buf[k] = '\0';
+    e->u.str.data = buf;
+    e->u.str.len = k;
+    return e;
+  }
+  fparts f = {NULL, 0, 0};
+  for (int i = start; i < end; i++) {
+    udf_token *t = &p->t[i];
+    if (t->is_f) {
+      if (!parse_fstring_token(p, &f, t)) return NULL;
+    } else {
+      udf_fpart part;
+      memset(&part, 0, sizeof part);
+      part.text = t->value;
+      if (!fpart_push(p, &f, part)) return NULL;
+    }
+  }
+  e->u.fstring.parts = f.items;
+  e->u.fstring.nparts = f.n;
+  return e;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Expressions */
+
+/* `for x in it if c ...` clauses after the element (cur is 'for'). */
+static udf_expr *parse_comprehension(parser *p, udf_expr_kind kind, udf_expr *elt, udf_loc loc) {
+  udf_expr *e = new_expr(p, kind, loc);
+  if (!e) return NULL;
+  e->u.comp.elt = elt;
+  int cap = 0;
+  udf_comp_for *gens = NULL;
+  while (is_kw(p, UDF_KW_FOR) || is_kw(p, UDF_KW_ASYNC)) {
+    if (is_kw(p, UDF_KW_ASYNC)) return unsupported(p, cur(p)->loc, "async comprehensions");
+    advance(p);
+    udf_token *tt = cur(p);
+    if (tt->kind != UDF_T_NAME || tt->kw != UDF_KW_NONE) {
+      udf_expr *target = parse_bitor(p);
+      if (!target) return NULL;
+      if (target->kind == UDF_E_TUPLE || target->kind == UDF_E_LIST)
+        return unsupported(p, tt->loc, "unpacking in a comprehension target");
+      udf_diag_error(p->dc, NRT_EPARSE, tt->loc, "invalid syntax");
+      return NULL;
+    }
+    advance(p);
+    if (is_op(p, UDF_O_COMMA)) return unsupported(p, tt->loc, "unpacking in a comprehension target");
+    if (!is_kw(p, UDF_KW_IN)) return syntax_error(p, cur(p));
+    advance(p);
+    if (e->u.comp.ngens == cap) {
+      int ncap = cap ? cap * 2 : 2;
+      udf_comp_for *grown = udf_arena_alloc(p->a, (size_t)ncap * sizeof *grown);
+      if (!grown) return P_OOM(p), NULL;
+      if (cap) memcpy(grown, gens, (size_t)cap * sizeof *grown);
+      gens = grown;
+      cap = ncap;
+    }
+    udf_comp_for *g = &gens[e->u.comp.ngens++];
+    memset(g, 0, sizeof *g);
+    g->target = new_var(p, tt->text, tt->tlen, tt->loc);
+    if (!g->target) return NULL;
+    g->target->is_comp_var = true;
+    g->target_loc = tt->loc;
+    g->iter = parse_disjunction(p);
+    if (!g->iter) return NULL;
+    int icap = 0;
+    while (is_kw(p, UDF_KW_IF)) {
+      advance(p);
+      udf_expr *c = parse_disjunction(p);
+      if (!c) return NULL;
+      if (!push_ptr(p, &g->ifs, &g->nifs, &icap, c)) return NULL;
+    }
+  }
+  e->u.comp.gens = gens;
+  return e;
+}
+
+static udf_expr *parse_call(parser *p, udf_expr *func) {
+  udf_loc loc = func->loc;
+  advance(p); /* ( */
+  udf_expr *e = new_expr(p, UDF_E_CALL, loc);
+  if (!e) return NULL;
+  e->u.call.func = func;
+  int acap = 0, kcap = 0;
+  while (!is_op(p, UDF_O_RPAR)) {
+    if (is_op(p, UDF_O_STAR) || is_op(p, UDF_O_DSTAR))
+      return unsupported(p, cur(p)->loc, "argument unpacking (* and **)");
+    udf_token *t = cur(p);
+    if (t->kind == UDF_T_NAME && t->kw == UDF_KW_NONE && peek_at(p, 1)->kind == UDF_T_OP &&
+        peek_at(p, 1)->op == UDF_O_EQUAL) {
+      advance(p);
+      advance(p);
+      udf_expr *v = parse_expression(p);
+      if (!v) return NULL;
+      for (int i = 0; i < e->u.call.nkeywords; i++)
+        if (strlen(e->u.call.keywords[i].name) == t->tlen &&
+            memcmp(e->u.call.keywords[i].name, t->text, t->tlen) == 0) {
+          udf_diag_error(p->dc, NRT_EPARSE, t->loc, "keyword argument repeated: %.*s",
+                         (int)t->tlen, t->text);
+          return NULL;
+        }
+      if (e->u.call.nkeywords == kcap) {
+        int ncap = kcap ? kcap * 2 : 2;
+        udf_keyword *grown = udf_arena_alloc(p->a, (size_t)ncap * sizeof *grown);
+        if (!grown) return P_OOM(p), NULL;
+        if (kcap) memcpy(grown, e->u.call.keywords, (size_t)kcap * sizeof *grown);
+        e->u.call.keywords = grown;
+        kcap = ncap;
+      }
+      udf_keyword *k = &e->u.call.keywords[e->u.call.nkeywords++];
+      k->name = udf_arena_strndup(p->a, t->text, t->tlen);
+      if (!k->name) return P_OOM(p), NULL;
+      k->value = v;
+      k->loc = t->loc;
+    } else {
+      udf_expr *v = parse_expression(p);
+      if (!v) return NULL;
+      if (is_kw(p, UDF_KW_FOR)) {
+        v = parse_comprehension(p, UDF_E_GENEXP, v, v->loc);
+        if (!v) return NULL;
+        if (e->u.call.nargs > 0 || !is_op(p, UDF_O_RPAR)) {
+          udf_diag_error(p->dc, NRT_EPARSE, v->loc,
+                         "Generator expression must be parenthesized");
+          return NULL;
+        }
+      }
+      if (e->u.call.nkeywords > 0) {
+        udf_diag_error(p->dc, NRT_EPARSE, v->loc,
+                       "positional argument follows keyword argument");
+        return NULL;
+      }
+      if (!push_ptr(p, &e->u.call.args, &e->u.call.nargs, &acap, v)) return NULL;
+    }
+    if (is_op(p, UDF_O_COMMA)) {
+      advance(p);
+      continue;
+    }
+    if (!is_op(p, UDF_O_RPAR)) return syntax_error(p, cur(p));
+  }
+  advance(p);
+  return e;
+}
+
+static udf_expr *parse_subscript(parser *p, udf_expr *value) {
+  advance(p); /* [ */
+  udf_expr *parts[3] = {NULL, NULL, NULL};
+  int nparts = 0;
+  bool is_slice = false;
+  if (!is_op(p, UDF_O_COLON)) {
+    parts[0] = parse_expression(p);
+    if (!parts[0]) return NULL;
+  }
+  while (is_op(p, UDF_O_COLON) && nparts < 2) {
+    is_slice = true;
+    advance(p);
+    nparts++;
+    if (!is_op(p, UDF_O_COLON) && !is_op(p, UDF_O_RSQB) && !is_op(p, UDF_O_COMMA)) {
+      parts[nparts] = parse_expression(p);
+      if (!parts[nparts]) return NULL;
+    }
+  }
+  if (is_op(p, UDF_O_COMMA)) return unsupported(p, cur(p)->loc, "tuple indices and extended slices");
+  if (!expect_op(p, UDF_O_RSQB, "]")) return NULL;
+  udf_expr *e = new_expr(p, is_slice ? UDF_E_SLICE : UDF_E_SUBSCRIPT, value->loc);
+  if (!e) return NULL;
+  if (is_slice) {
+    e->u.slice.value = value;
+    e->u.slice.lower = parts[0];
+    e->u.slice.upper = parts[1];
+    e->u.slice.step = parts[2];
+  } else {
+    e->u.subscript.value = value;
+    e->u.subscript.index = parts[0];
+  }
+  return e;
+}
+
+/* ( ... ) : group, tuple, generator expression. */
+static udf_expr *parse_paren(parser *p) {
+  udf_loc loc = cur(p)->loc;
+  advance(p);
+  if (is_op(p, UDF_O_RPAR)) {
+    advance(p);
+    return new_expr(p, UDF_E_TUPLE, loc);
+  }
+  if (is_kw(p, UDF_KW_YIELD)) return unsupported(p, cur(p)->loc, "generators (yield)");
+  udf_expr *first = parse_expression(p);
+  if (!first) return NULL;
+  if (is_op(p, UDF_O_WALRUS)) return unsupported(p, cur(p)->loc, "assignment expressions (:=)");
+  if (is_kw(p, UDF_KW_FOR)) {
+    udf_expr *g = parse_comprehension(p, UDF_E_GENEXP, first, loc);
+    if (!g) return NULL;
+    if (!expect_op(p, UDF_O_RPAR, ")")) return NULL;
+    return g;
+  }
+  if (is_op(p, UDF_O_RPAR)) {
+    advance(p);
+    return first;
+  }
+  if (!is_op(p, UDF_O_COMMA)) return syntax_error(p, cur(p));
+  udf_expr *t = new_expr(p, UDF_E_TUPLE, loc);
+  if (!t) return NULL;
+  int cap = 0;
+  if (!push_ptr(p, &t->u.seq.items, &t->u.seq.n, &cap, first)) return NULL;
+  while (is_op(p, UDF_O_COMMA)) {
+    advance(p);
+    if (is_op(p, UDF_O_RPAR)) break;
+    udf_expr *x = parse_expression(p);
+    if (!x) return NULL;
+    if (!push_ptr(p, &t->u.seq.items, &t->u.seq.n, &cap, x)) return NULL;
+  }
+  if (!expect_op(p, UDF_O_RPAR, ")")) return NULL;
+  return t;
+}
+
+static udf_expr *parse_list(parser *p) {
+  udf_loc loc = cur(p)->loc;
+  advance(p);
+  udf_expr *l = new_expr(p, UDF_E_LIST, loc);
+  if (!l) return NULL;
+  if (is_op(p, UDF_O_RSQB)) {
+    advance(p);
+    return l;
+  }
+  udf_expr *first = parse_expression(p);
+  if (!first) return NULL;
+  if (is_kw(p, UDF_KW_FOR)) {
+    udf_expr *c = parse_comprehension(p, UDF_E_LISTCOMP, first, loc);
+    if (!c) return NULL;
+    if (!expect_op(p, UDF_O_RSQB, "]")) return NULL;
+    return c;
+  }
+  int cap = 0;
+  if (!push_ptr(p, &l->u.seq.items, &l->u.seq.n, &cap, first)) return NULL;
+  while (is_op(p, UDF_O_COMMA)) {
+    advance(p);
+    if (is_op(p, UDF_O_RSQB)) break;
+    udf_expr *x = parse_expression(p);
+    if (!x) return NULL;
+    if (!push_ptr(p, &l->u.seq.items, &l->u.seq.n, &cap, x)) return NULL;
+  }
+  if (!expect_op(p, UDF_O_RSQB, "]")) return NULL;
+  return l;
+}
+
+static udf_expr *parse_atom(parser *p) {
+  udf_token *t = cur(p);
+  switch (t->kind) {
+  case UDF_T_NAME:
+    switch (t->kw) {
+    case UDF_KW_NONE: {
+      udf_expr *e = new_expr(p, UDF_E_NAME, t->loc);
+      if (!e) return NULL;
+      e->u.name.id = udf_arena_strndup(p->a, t->text, t->tlen);
+      if (!e->u.name.id) return P_OOM(p), NULL;
+      advance(p);
+      return e;
+    }
+    case UDF_KW_TRUE:
+    case UDF_KW_FALSE: {
+      udf_expr *e = new_expr(p, UDF_E_BOOL, t->loc);
+      if (!e) return NULL;
+      e->u.bval = t->kw == UDF_KW_TRUE;
+      advance(p);
+      return e;
+    }
+    case UDF_KW_NONE_LIT: {
+      advance(p);
+      return new_expr(p, UDF_E_NONE, t->loc);
+    }
+    case UDF_KW_LAMBDA: return unsupported(p, t->loc, "lambda inside an expression");
+    case UDF_KW_YIELD: return unsupported(p, t->loc, "generators (yield)");
+    case UDF_KW_AWAIT: return unsupported(p, t->loc, "await");
+    default: return syntax_error(p, t);
+    }
+  case UDF_T_INT: {
+    if (t->big)
+      return unsupported(p, t->loc, "integer literal out of the 64-bit range");
+    udf_expr *e = new_expr(p, UDF_E_INT, t->loc);
+    if (!e) return NULL;
+    e->u.ival = (int64_t)t->ival;
+    advance(p);
+    return e;
+  }
+  case UDF_T_FLOAT: {
+    udf_expr *e = new_expr(p, UDF_E_FLOAT, t->loc);
+    if (!e) return NULL;
+    e->u.fval = t->fval;
+    advance(p);
+    return e;
+  }
+  case UDF_T_STRING: return parse_strings(p);
+  case UDF_T_OP:
+    switch (t->op) {
+    case UDF_O_LPAR: return parse_paren(p);
+    case UDF_O_LSQB: return parse_list(p);
+    case UDF_O_LBRACE: return unsupported(p, t->loc, "dict and set displays");
+    case UDF_O_ELLIPSIS: return unsupported(p, t->loc, "Ellipsis (...)");
+    default: return syntax_error(p, t);
+    }
+  default: return syntax_error(p, t);
+  }
+}
+
+static udf_expr *parse_primary(parser *p) {
+  udf_expr *e = parse_atom(p);
+  while (e) {
+    if (is_op(p, UDF_O_LPAR)) {
+      e = parse_call(p, e);
+    } else if (is_op(p, UDF_O_LSQB)) {
+      e = parse_subscript(p, e);
+    } else if (is_op(p, UDF_O_DOT)) {
+      advance(p);
+      udf_token *t = cur(p);
+      if (t->kind != UDF_T_NAME || t->kw != UDF_KW_NONE) return syntax_error(p, t);
+      udf_expr *a = new_expr(p, UDF_E_ATTRIBUTE, e->loc);
+      if (!a) return NULL;
+      a->u.attribute.value = e;
+      a->u.attribute.attr = udf_arena_strndup(p->a, t->text, t->tlen);
+      if (!a->u.attribute.attr) return P_OOM(p), NULL;
+      advance(p);
+      e = a;
+    } else {
+      break;
+    }
+  }
+  return e;
+}
+
+static udf_expr *make_binary(parser *p, udf_binop op, udf_expr *l, udf_expr *r) {
+  udf_expr *e = new_expr(p, UDF_E_BINARY, l->loc);
+  if (!e) return NULL;
+  e->u.binary.op = op;
+  e->u.binary.left = l;
+  e->u.binary.right = r;
+  return e;
+}
+
+static udf_expr *parse_power(parser *p) {
+  if (is_kw(p, UDF_KW_AWAIT)) return unsupported(p, cur(p)->loc, "await");
+  udf_expr *base = parse_primary(p);
+  if (!base) return NULL;
+  if (is_op(p, UDF_O_DSTAR)) {
+    advance(p);
+    udf_expr *ex = parse_factor(p);
+    if (!ex) return NULL;
+    return make_binary(p, UDF_OP_POW, base, ex);
+  }
+  return base;
+}
+
+static udf_expr *parse_factor(parser *p) {
+  udf_token *t = cur(p);
+  if (t->kind == UDF_T_OP && (t->op == UDF_O_MINUS || t->op == UDF_O_PLUS || t->op == UDF_O_TILDE)) {
+    if (++p->nesting > MAX_NESTING) {
+      udf_diag_error(p->dc, NRT_EPARSE, t->loc, "too many nested parentheses");
+      return NULL;
+    }
+    advance(p);
+    udf_token *n = cur(p);
+    /* -9223372036854775808 is the literal INT64_MIN (2**63 alone is out of range) */
+    if (t->op == UDF_O_MINUS && n->kind == UDF_T_INT && n->big) {
+      udf_token *after = peek_at(p, 1);
+      if (!(after->kind == UDF_T_OP && (after->op == UDF_O_DSTAR || after->op == UDF_O_DOT ||
+                                        after->op == UDF_O_LPAR || after->op == UDF_O_LSQB))) {
+        advance(p);
+        p->nesting--;
+        udf_expr *e = new_expr(p, UDF_E_INT, t->loc);
+        if (e) e->u.ival = INT64_MIN;
+        return e;
+      }
+    }
+    udf_expr *operand = parse_factor(p);
+    p->nesting--;
+    if (!operand) return NULL;
+    udf_expr *e = new_expr(p, UDF_E_UNARY, t->loc);
+    if (!e) return NULL;
+    e->u.unary.op = t->op == UDF_O_MINUS ? UDF_UOP_NEG
+                    : t->op == UDF_O_PLUS ? UDF_UOP_POS
+                                          : UDF_UOP_INVERT;
+    e->u.unary.operand = operand;
+    return e;
+  }
+  return parse_power(p);
+}
+
+static udf_expr *parse_term(parser *p) {
+  udf_expr *e = parse_factor(p);
+  while (e && cur(p)->kind == UDF_T_OP) {
+    udf_binop op;
+    switch (cur(p)->op) {
+    case UDF_O_STAR: op = UDF_OP_MUL; break;
+    case UDF_O_SLASH: op = UDF_OP_DIV; break;
+    case UDF_O_DSLASH: op = UDF_OP_FLOORDIV; break;
+    case UDF_O_PERCENT: op = UDF_OP_MOD; break;
+    case UDF_O_AT: op = UDF_OP_MATMUL; break;
+    default: return e;
+    }
+    advance(p);
+    udf_expr *r = parse_factor(p);
+    if (!r) return NULL;
+    e = make_binary(p, op, e, r);
+  }
+  return e;
+}
+
+static udf_expr *parse_sum(parser *p) {
+  udf_expr *e = parse_term(p);
+  while (e && (is_op(p, UDF_O_PLUS) || is_op(p, UDF_O_MINUS))) {
+    udf_binop op = is_op(p, UDF_O_PLUS) ? UDF_OP_ADD : UDF_OP_SUB;
+    advance(p);
+    udf_expr *r = parse_term(p);
+    if (!r) return NULL;
+    e = make_binary(p, op, e, r);
+  }
+  return e;
+}
+
+static udf_expr *parse_shift(parser *p) {
+  udf_expr *e = parse_sum(p);
+  while (e && (is_op(p, UDF_O_LSHIFT) || is_op(p, UDF_O_RSHIFT))) {
+    udf_binop op = is_op(p, UDF_O_LSHIFT) ? UDF_OP_LSHIFT : UDF_OP_RSHIFT;
+    advance(p);
+    udf_expr *r = parse_sum(p);
+    if (!r) return NULL;
+    e = make_binary(p, op, e, r);
+  }
+  return e;
+}
+
+static udf_expr *parse_bitand(parser *p) {
+  udf_expr *e = parse_shift(p);
+  while (e && is_op(p, UDF_O_AMPER)) {
+    advance(p);
+    udf_expr *r = parse_shift(p);
+    if (!r) return NULL;
+    e = make_binary(p, UDF_OP_BITAND, e, r);
+  }
+  return e;
+}
+
+static udf_expr *parse_bitxor(parser *p) {
+  udf_expr *e = parse_bitand(p);
+  while (e && is_op(p, UDF_O_CIRCUM)) {
+    advance(p);
+    udf_expr *r = parse_bitand(p);
+    if (!r) return NULL;
+    e = make_binary(p, UDF_OP_BITXOR, e, r);
+  }
+  return e;
+}
+
+static udf_expr *parse_bitor(parser *p) {
+  udf_expr *e = parse_bitxor(p);
+  while (e && is_op(p, UDF_O_VBAR)) {
+    advance(p);
+    udf_expr *r = parse_bitxor(p);
+    if (!r) return NULL;
+    e = make_binary(p, UDF_OP_BITOR, e, r);
+  }
+  return e;
+}
+
+/* Reads a comparison operator at cur; returns false when there is none. */
+static bool compare_op(parser *p, udf_cmpop *op) {
+  udf_token *t = cur(p);
+  if (t->kind == UDF_T_OP) {
+    switch (t->op) {
+    case UDF_O_EQEQ: *op = UDF_CMP_EQ; break;
+    case UDF_O_NOTEQ: *op = UDF_CMP_NE; break;
+    case UDF_O_LT: *op = UDF_CMP_LT; break;
+    case UDF_O_LE: *op = UDF_CMP_LE; break;
+    case UDF_O_GT: *op = UDF_CMP_GT; break;
+    case UDF_O_GE: *op = UDF_CMP_GE; break;
+    default: return false;
+    }
+    advance(p);
+    return true;
+  }
+  if (t->kind != UDF_T_NAME) return false;
+  if (t->kw == UDF_KW_IN) {
+    *op = UDF_CMP_IN;
+    advance(p);
+    return true;
+  }
+  if (t->kw == UDF_KW_NOT && peek_at(p, 1)->kind == UDF_T_NAME && peek_at(p, 1)->kw == UDF_KW_IN) {
+    *op = UDF_CMP_NOT_IN;
+    advance(p);
+    advance(p);
+    return true;
+  }
+  if (t->kw == UDF_KW_IS) {
+    advance(p);
+    *op = UDF_CMP_IS;
+    if (is_kw(p, UDF_KW_NOT)) {
+      advance(p);
+      *op = UDF_CMP_IS_NOT;
+    }
+    return true;
+  }
+  return false;
+}
+
+static udf_expr *parse_comparison(parser *p) {
+  udf_expr *first = parse_bitor(p);
+  if (!first) return NULL;
+  udf_cmpop op;
+  if (!compare_op(p, &op)) return first;
+  udf_expr *e = new_expr(p, UDF_E_COMPARE, first->loc);
+  if (!e) return NULL;
+  int ocap = 0, cap = 0;
+  if (!push_ptr(p, &e->u.compare.operands, &e->u.compare.n, &ocap, first)) return NULL;
+  int nops = 0;
+  udf_cmpop *ops = NULL;
+  do {
+    udf_expr *r = parse_bitor(p);
+    if (!r) return NULL;
+    if (nops == cap) {
+      int ncap = cap ? cap * 2 : 2;
+      udf_cmpop *grown = udf_arena_alloc(p->a, (size_t)ncap * sizeof *grown);
+      if (!grown) return P_OOM(p), NULL;
+      if (cap) memcpy(grown, ops, (size_t)cap * sizeof *grown);
+      ops = grown;
+      cap = ncap;
+    }
+    ops[nops++] = op;
+    if (!push_ptr(p, &e->u.compare.operands, &e->u.compare.n, &ocap, r)) return NULL;
+  } while (compare_op(p, &op));
+  e->u.compare.ops = ops;
+  e->u.compare.n = nops;
+  return e;
+}
+
+static udf_expr *parse_inversion(parser *p) {
+  if (is_kw(p, UDF_KW_NOT)) {
+    udf_loc loc = cur(p)->loc;
+    if (++p->nesting > MAX_NESTING) {
+      udf_diag_error(p->dc, NRT_EPARSE, loc, "too many nested parentheses");
+      return NULL;
+    }
+    advance(p);
+    udf_expr *o = parse_inversion(p);
+    p->nesting--;
+    if (!o) return NULL;
+    udf_expr *e = new_expr(p, UDF_E_UNARY, loc);
+    if (!e) return NULL;
+    e->u.unary.op = UDF_UOP_NOT;
+    e->u.unary.operand = o;
+    return e;
+  }
+  return parse_comparison(p);
+}
+
+static udf_expr *parse_boolop(parser *p, udf_kw kw) {
+  udf_expr *first = kw == UDF_KW_AND ? parse_inversion(p) : parse_boolop(p, UDF_KW_AND);
+  if (!first || !is_kw(p, kw)) return first;
+  udf_expr *e = new_expr(p, UDF_E_BOOLOP, first->loc);
+  if (!e) return NULL;
+  e->u.boolop.op = kw == UDF_KW_AND ? UDF_BOOL_AND : UDF_BOOL_OR;
+  int cap = 0;
+  if (!push_ptr(p, &e->u.boolop.values, &e->u.boolop.n, &cap, first)) return NULL;
+  while (is_kw(p, kw)) {
+    advance(p);
+    udf_expr *r = kw == UDF_KW_AND ? parse_inversion(p) : parse_boolop(p, UDF_KW_AND);
+    if (!r) return NULL;
+    if (!push_ptr(p, &e->u.boolop.values, &e->u.boolop.n, &cap, r)) return NULL;
+  }
+  return e;
+}
+
+static udf_expr *parse_disjunction(parser *p) { return parse_boolop(p, UDF_KW_OR); }
+
+static udf_expr *parse_expression(parser *p) {
+  if (++p->nesting > MAX_NESTING) {
+    udf_diag_error(p->dc, NRT_EPARSE, cur(p)->loc, "too many nested parentheses");
+    return NULL;
+  }
+  udf_expr *e;
+  if (is_kw(p, UDF_KW_LAMBDA)) {
+    e = unsupported(p, cur(p)->loc, "lambda inside an expression");
+  } else {
+    e = parse_disjunction(p);
+    if (e && is_kw(p, UDF_KW_IF)) {
+      udf_loc l = e->loc;
+      advance(p);
+      udf_expr *test = parse_disjunction(p);
+      if (!test) {
+        e = NULL;
+      } else if (!is_kw(p, UDF_KW_ELSE)) {
+        udf_diag_error(p->dc, NRT_EPARSE, l, "expected 'else' after 'if' expression");
+        e = NULL;
+      } else {
+        advance(p);
+        udf_expr *orelse = parse_expression(p);
+        udf_expr *x = orelse ? new_expr(p, UDF_E_IFEXP, l) : NULL;
+        if (x) {
+          x->u.ifexp.test = test;
+          x->u.ifexp.body = e;
+          x->u.ifexp.orelse = orelse;
+        }
+        e = x;
+      }
+    }
+  }
+  p->nesting--;
+  return e;
+}
+
+/* expression (',' expression)* [','] : a tuple when there is a comma. */
+static udf_expr *parse_star_expressions(parser *p) {
+  if (is_op(p, UDF_O_STAR)) return unsupported(p, cur(p)->loc, "starred expressions");
+  udf_expr *first = parse_expression(p);
+  if (!first || !is_op(p, UDF_O_COMMA)) return first;
+  udf_expr *t = new_expr(p, UDF_E_TUPLE, first->loc);
+  if (!t) return NULL;
+  int cap = 0;
+  if (!push_ptr(p, &t->u.seq.items, &t->u.seq.n, &cap, first)) return NULL;
+  while (is_op(p, UDF_O_COMMA)) {
+    advance(p);
+    udf_token *c = cur(p);
+    if (c->kind == UDF_T_NEWLINE || c->kind == UDF_T_END || (c->kind == UDF_T_OP &&
+        (c->op == UDF_O_EQUAL || c->op == UDF_O_RPAR || c->op == UDF_O_SEMI ||
+         c->op == UDF_O_COLON || (c->op >= UDF_O_PLUSEQ && c->op <= UDF_O_RSHIFTEQ))))
+      break;
+    if (is_kw(p, UDF_KW_IN)) break;
+    if (is_op(p, UDF_O_STAR)) return unsupported(p, cur(p)->loc, "starred expressions");
+    udf_expr *x = parse_expression(p);
+    if (!x) return NULL;
+    if (!push_ptr(p, &t->u.seq.items, &t->u.seq.n, &cap, x)) return NULL;
+  }
+  return t;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Statements */
+
+static const char *target_kind_name(const udf_expr *e) {
+  switch (e->kind) {
+  case UDF_E_NONE: return "None";
+  case UDF_E_BOOL: return e->u.bval ? "True" : "False";
+  case UDF_E_INT: case UDF_E_FLOAT: case UDF_E_STR: return "literal";
+  case UDF_E_FSTRING: return "f-string expression";
+  case UDF_E_CALL: return "function call";
+  case UDF_E_COMPARE: return "comparison";
+  case UDF_E_IFEXP: return "conditional expression";
+  case UDF_E_LISTCOMP: return "list comprehension";
+  case UDF_E_GENEXP: return "generator expression";
+  default: return "expression";
+  }
+}
+
+/* Checks an assignment target: a name, or a tuple/list of names. `eq` selects CPython's
+ * "Maybe you meant '=='" wording for plain assignments. */
+static bool check_target(parser *p, udf_expr *e, bool eq, bool allow_tuple) {
+  switch (e->kind) {
+  case UDF_E_NAME: return true;
+  case UDF_E_ATTRIBUTE:
+    unsupported(p, e->loc, "assignment to an attribute");
+    return false;
+  case UDF_E_SUBSCRIPT:
+  case UDF_E_SLICE:
+    unsupported(p, e->loc, "assignment to a subscript (lists and strings are immutable here)");
+    return false;
+  case UDF_E_TUPLE:
+  case UDF_E_LIST:
+    if (!allow_tuple) {
+      unsupported(p, e->loc, "nested unpacking");
+      return false;
+    }
+    for (int i = 0; i < e->u.seq.n; i++)
+      if (!check_target(p, e->u.seq.items[i], eq, false)) return false;
+    e->kind = UDF_E_TUPLE;
+    return true;
+  default: {
+    const char *what = target_kind_name(e);
+    if (e->kind == UDF_E_NONE || e->kind == UDF_E_BOOL)
+      udf_diag_error(p->dc, NRT_EPARSE, e->loc, "cannot assign to %s", what);
+    else if (eq)
+      udf_diag_error(p->dc, NRT_EPARSE, e->loc,
+                     "cannot assign to %s here. Maybe you meant '==' instead of '='?", what);
+    else
+      udf_diag_error(p->dc, NRT_EPARSE, e->loc, "cannot assign to %s", what);
+    return false;
+  }
+  }
+}
+
+static bool end_simple(parser *p) {
+  if (is_op(p, UDF_O_SEMI) || cur(p)->kind == UDF_T_NEWLINE) return true;
+  syntax_error(p, cur(p));
+  return false;
+}
+
+static udf_stmt *parse_simple(parser *p) {
+  udf_token *t = cur(p);
+  udf_loc loc = t->loc;
+  if (t->kind == UDF_T_NAME) {
+    switch (t->kw) {
+    case UDF_KW_PASS:
+      advance(p);
+      return end_simple(p) ? new_stmt(p, UDF_S_PASS, loc) : NULL;
+    case UDF_KW_BREAK:
+    case UDF_KW_CONTINUE:
+      advance(p);
+      if (p->loop_depth == 0) {
+        udf_diag_error(p->dc, NRT_EPARSE, loc,
+                       t->kw == UDF_KW_BREAK ? "'break' outside loop"
+                                             : "'continue' not properly in loop");
+        return NULL;
+      }
+      return end_simple(p) ? new_stmt(p, t->kw == UDF_KW_BREAK ? UDF_S_BREAK : UDF_S_CONTINUE, loc)
+                           : NULL;
+    case UDF_KW_RETURN: {
+      advance(p);
+      if (!p->in_func) {
+        udf_diag_error(p->dc, NRT_EPARSE, loc, "'return' outside function");
+        return NULL;
+      }
+      udf_expr *v = NULL;
+      if (cur(p)->kind != UDF_T_NEWLINE && !is_op(p, UDF_O_SEMI)) {
+        v = parse_star_expressions(p);
+        if (!v) return NULL;
+      }
+      if (!end_simple(p)) return NULL;
+      udf_stmt *s = new_stmt(p, UDF_S_RETURN, loc);
+      if (s) s->u.ret.value = v;
+      return s;
+    }
+    case UDF_KW_IMPORT:
+    case UDF_KW_FROM: return unsupported(p, loc, "import statements");
+    case UDF_KW_GLOBAL: return unsupported(p, loc, "global statements");
+    case UDF_KW_NONLOCAL: return unsupported(p, loc, "nonlocal statements");
+    case UDF_KW_DEL: return unsupported(p, loc, "del statements");
+    case UDF_KW_RAISE: return unsupported(p, loc, "raise statements");
+    case UDF_KW_ASSERT: return unsupported(p, loc, "assert statements");
+    case UDF_KW_YIELD: return unsupported(p, loc, "generators (yield)");
+    default: break;
+    }
+    if (t->kw == UDF_KW_NONE && t->tlen == 5 && memcmp(t->text, "print", 5) == 0 &&
+        peek_at(p, 1)->kind == UDF_T_STRING) {
+      udf_diag_error(p->dc, NRT_EPARSE, loc,
+                     "Missing parentheses in call to 'print'. Did you mean print(...)?");
+      return NULL;
+    }
+  }
+  udf_expr *e = parse_star_expressions(p);
+  if (!e) return NULL;
+  if (is_op(p, UDF_O_WALRUS)) return unsupported(p, cur(p)->loc, "assignment expressions (:=)");
+  if (is_op(p, UDF_O_COLON)) { /* annotated assignment: annotations are ignored, as in Python */
+    if (e->kind != UDF_E_NAME) {
+      if (e->kind == UDF_E_TUPLE) {
+        udf_diag_error(p->dc, NRT_EPARSE, e->loc, "only single target (not tuple) can be annotated");
+        return NULL;
+      }
+      if (!check_target(p, e, false, false)) return NULL;
+    }
+    advance(p);
+    if (!parse_expression(p)) return NULL;
+    if (!is_op(p, UDF_O_EQUAL)) return end_simple(p) ? new_stmt(p, UDF_S_PASS, loc) : NULL;
+    advance(p);
+    udf_expr *v = parse_star_expressions(p);
+    if (!v || !end_simple(p)) return NULL;
+    udf_stmt *s = new_stmt(p, UDF_S_ASSIGN, loc);
+    if (!s) return NULL;
+    int cap = 0;
+    if (!push_ptr(p, &s->u.assign.targets, &s->u.assign.ntargets, &cap, e)) return NULL;
+    s->u.assign.value = v;
+    return s;
+  }
+  if (cur(p)->kind == UDF_T_OP && cur(p)->op >= UDF_O_PLUSEQ && cur(p)->op <= UDF_O_RSHIFTEQ) {
+    static const udf_binop augops[] = {UDF_OP_ADD,    UDF_OP_SUB,    UDF_OP_MUL,
+                                       UDF_OP_DIV,    UDF_OP_FLOORDIV, UDF_OP_MOD,
+                                       UDF_OP_POW,    UDF_OP_MATMUL, UDF_OP_BITOR,
+                                       UDF_OP_BITXOR, UDF_OP_BITAND, UDF_OP_LSHIFT,
+                                       UDF_OP_RSHIFT};
+    udf_binop op = augops[cur(p)->op - UDF_O_PLUSEQ];
+    if (e->kind != UDF_E_NAME) {
+      if (e->kind == UDF_E_ATTRIBUTE || e->kind == UDF_E_SUBSCRIPT || e->kind == UDF_E_SLICE)
+        return check_target(p, e, false, false), NULL;
+      udf_diag_error(p->dc, NRT_EPARSE, e->loc,
+                     "'%s' is an illegal expression for augmented assignment",
+                     e->kind == UDF_E_TUPLE ? "tuple" : target_kind_name(e));
+      return NULL;
+    }
+    advance(p);
+    udf_expr *v = parse_star_expressions(p);
+    if (!v || !end_simple(p)) return NULL;
+    udf_stmt *s = new_stmt(p, UDF_S_AUGASSIGN, loc);
+    if (!s) return NULL;
+    s->u.augassign.target = e;
+    s->u.augassign.op = op;
+    s->u.augassign.value = v;
+    return s;
+  }
+  if (is_op(p, UDF_O_EQUAL)) {
+    udf_stmt *s = new_stmt(p, UDF_S_ASSIGN, loc);
+    if (!s) return NULL;
+    int cap = 0;
+    while (is_op(p, UDF_O_EQUAL)) {
+      if (!check_target(p, e, true, true)) return NULL;
+      if (!push_ptr(p, &s->u.assign.targets, &s->u.assign.ntargets, &cap, e)) return NULL;
+      advance(p);
+      if (is_kw(p, UDF_KW_YIELD)) return unsupported(p, cur(p)->loc, "generators (yield)");
+      e = parse_star_expressions(p);
+      if (!e) return NULL;
+    }
+    if (!end_simple(p)) return NULL;
+    s->u.assign.value = e;
+    return s;
+  }
+  if (!end_simple(p)) return NULL;
+  udf_stmt *s = new_stmt(p, UDF_S_EXPR, loc);
+  if (s) s->u.expr = e;
+  return s;
+}
+
+/* simple_stmt (';' simple_stmt)* [';'] NEWLINE, appended to b */
+static bool parse_simple_line(parser *p, udf_block *b, int *cap) {
+  for (;;) {
+    udf_stmt *s = parse_simple(p);
+    if (!s) return false;
+    if (!push_ptr(p, &b->items, &b->n, cap, s)) return false;
+    if (is_op(p, UDF_O_SEMI)) {
+      advance(p);
+      if (cur(p)->kind == UDF_T_NEWLINE) break;
+      continue;
+    }
+    break;
+  }
+  if (cur(p)->kind != UDF_T_NEWLINE) {
+    syntax_error(p, cur(p));
+    return false;
+  }
+  advance(p);
+  return true;
+}
+
+static udf_stmt *parse_statement_into(parser *p, udf_block *b, int *cap);
+
+static udf_func *parse_def(parser *p);
+
+static udf_stmt *parse_if(parser *p, const char *what) {
+  udf_token *kw = cur(p);
+  udf_stmt *s = new_stmt(p, UDF_S_IF, kw->loc);
+  if (!s) return NULL;
+  advance(p);
+  s->u.if_.test = parse_expression(p);
+  if (!s->u.if_.test) return NULL;
+  if (is_op(p, UDF_O_WALRUS)) return unsupported(p, cur(p)->loc, "assignment expressions (:=)");
+  if (!expect_op(p, UDF_O_COLON, ":")) return NULL;
+  if (!parse_block(p, &s->u.if_.body, what, kw->loc.line)) return NULL;
+  if (is_kw(p, UDF_KW_ELIF)) {
+    udf_stmt *inner = parse_if(p, "'elif' statement");
+    if (!inner) return NULL;
+    int cap = 0;
+    if (!push_ptr(p, &s->u.if_.orelse.items, &s->u.if_.orelse.n, &cap, inner)) return NULL;
+  } else if (is_kw(p, UDF_KW_ELSE)) {
+    int line = cur(p)->loc.line;
+    advance(p);
+    if (!expect_op(p, UDF_O_COLON, ":")) return NULL;
+    if (!parse_block(p, &s->u.if_.orelse, "'else' statement", line)) return NULL;
+  }
+  return s;
+}
+
+static bool parse_loop_else(parser *p, udf_block *orelse) {
+  if (!is_kw(p, UDF_KW_ELSE)) return true;
+  int line = cur(p)->loc.line;
+  advance(p);
+  if (!expect_op(p, UDF_O_COLON, ":")) return false;
+  return parse_block(p, orelse, "'else' statement", line);
+}
+
+static udf_stmt *parse_compound(parser *p, bool *handled) {
+  udf_token *t = cur(p);
+  *handled = true;
+  if (t->kind == UDF_T_OP && t->op == UDF_O_AT) return unsupported(p, t->loc, "decorators");
+  if (t->kind != UDF_T_NAME) {
+    *handled = false;
+    return NULL;
+  }
+  switch (t->kw) {
+  case UDF_KW_IF: return parse_if(p, "'if' statement");
+  case UDF_KW_WHILE: {
+    udf_stmt *s = new_stmt(p, UDF_S_WHILE, t->loc);
+    if (!s) return NULL;
+    advance(p);
+    s->u.while_.test = parse_expression(p);
+    if (!s->u.while_.test) return NULL;
+    if (is_op(p, UDF_O_WALRUS)) return unsupported(p, cur(p)->loc, "assignment expressions (:=)");
+    if (!expect_op(p, UDF_O_COLON, ":")) return NULL;
+    p->loop_depth++;
+    bool ok = parse_block(p, &s->u.while_.body, "'while' statement", t->loc.line);
+    p->loop_depth--;
+    if (!ok || !parse_loop_else(p, &s->u.while_.orelse)) return NULL;
+    return s;
+  }
+  case UDF_KW_FOR: {
+    udf_stmt *s = new_stmt(p, UDF_S_FOR, t->loc);
+    if (!s) return NULL;
+    advance(p);
+    udf_token *tt = cur(p);
+    if (tt->kind == UDF_T_NAME && tt->kw == UDF_KW_NONE && peek_at(p, 1)->kind == UDF_T_NAME &&
+        peek_at(p, 1)->kw == UDF_KW_IN) {
+      s->u.for_.target = new_var(p, tt->text, tt->tlen, tt->loc);
+      if (!s->u.for_.target) return NULL;
+      s->u.for_.target_loc = tt->loc;
+      advance(p);
+    } else {
+      udf_expr *target = parse_star_expressions(p);
+      if (!target) return NULL;
+      if (!check_target(p, target, false, true)) return NULL;
+      if (!is_kw(p, UDF_KW_IN)) return syntax_error(p, cur(p));
+      return unsupported(p, target->loc, "unpacking in a for loop target");
+    }
+    advance(p); /* in */
+    s->u.for_.iter = parse_star_expressions(p);
+    if (!s->u.for_.iter) return NULL;
+    if (!expect_op(p, UDF_O_COLON, ":")) return NULL;
+    p->loop_depth++;
+    bool ok = parse_block(p, &s->u.for_.body, "'for' statement", t->loc.line);
+    p->loop_depth--;
+    if (!ok || !parse_loop_else(p, &s->u.for_.orelse)) return NULL;
+    return s;
+  }
+  case UDF_KW_DEF:
+    if (p->in_func) return unsupported(p, t->loc, "nested function definitions");
+    *handled = false;
+    return NULL;
+  case UDF_KW_CLASS: return unsupported(p, t->loc, "class definitions");
+  case UDF_KW_TRY: return unsupported(p, t->loc, "try statements");
+  case UDF_KW_WITH: return unsupported(p, t->loc, "with statements");
+  case UDF_KW_ASYNC: return unsupported(p, t->loc, "async statements");
+  default:
+    if (t->kw == UDF_KW_NONE && t->tlen == 5 && memcmp(t->text, "match", 5) == 0 &&
+        peek_at(p, 1)->kind != UDF_T_OP)
+      return unsupported(p, t->loc, "match statements");
+    *handled = false;
+    return NULL;
+  }
+}
+
+/* One statement (a compound one, or a line of simple ones) appended to b. */
+static udf_stmt *parse_statement_into(parser *p, udf_block *b, int *cap) {
+  bool handled;
+  udf_stmt *s = parse_compound(p, &handled);
+  if (handled) {
+    if (s && !push_ptr(p, &b->items, &b->n, cap, s)) return NULL;
+    return s;
+  }
+  if (failed(p)) return NULL;
+  if (cur(p)->kind == UDF_T_INDENT) return syntax_error(p, cur(p));
+  int before = b->n;
+  if (!parse_simple_line(p, b, cap)) return NULL;
+  return b->items[before];
+}
+
+static bool parse_block(parser *p, udf_block *b, const char *what, int header_line) {
+  int cap = 0;
+  if (cur(p)->kind != UDF_T_NEWLINE) { /* if x: return 1 */
+    if (cur(p)->kind == UDF_T_NAME && (cur(p)->kw == UDF_KW_IF || cur(p)->kw == UDF_KW_WHILE ||
+                                       cur(p)->kw == UDF_KW_FOR || cur(p)->kw == UDF_KW_DEF)) {
+      syntax_error(p, cur(p));
+      return false;
+    }
+    return parse_simple_line(p, b, &cap);
+  }
+  advance(p);
+  if (cur(p)->kind != UDF_T_INDENT) {
+    udf_diag_error(p->dc, NRT_EPARSE, cur(p)->loc, "expected an indented block after %s on line %d",
+                   what, header_line);
+    return false;
+  }
+  advance(p);
+  while (cur(p)->kind != UDF_T_DEDENT && cur(p)->kind != UDF_T_END) {
+    if (!parse_statement_into(p, b, &cap)) return false;
+  }
+  if (cur(p)->kind == UDF_T_DEDENT) advance(p);
+  return true;
+}
+
+static udf_func *new_func(parser *p, const char *name, size_t len, udf_loc loc) {
+  udf_func *f = udf_arena_alloc(p->a, sizeof *f);
+  if (!f) return P_OOM(p), NULL;
+  f->name = udf_arena_strndup(p->a, name, len);
+  if (!f->name) return P_OOM(p), NULL;
+  f->loc = loc;
+  return f;
+}
+
+/* Parameters up to the closing token (')' for def, ':' for lambda). */
+static bool parse_params(parser *p, udf_func *f, udf_opk close) {
+  int pcap = 0, dcap = 0, ndefaults = 0;
+  while (!is_op(p, close)) {
+    udf_token *t = cur(p);
+    if (t->kind == UDF_T_OP && (t->op == UDF_O_STAR || t->op == UDF_O_DSTAR || t->op == UDF_O_SLASH)) {
+      unsupported(p, t->loc, "*args, **kwargs and positional-only or keyword-only markers");
+      return false;
+    }
+    if (t->kind != UDF_T_NAME || t->kw != UDF_KW_NONE) {
+      syntax_error(p, t);
+      return false;
+    }
+    for (int i = 0; i < f->nparams; i++)
+      if (strlen(f->params[i]->name) == t->tlen && memcmp(f->params[i]->name, t->text, t->tlen) == 0) {
+        udf_diag_error(p->dc, NRT_EPARSE, t->loc, "duplicate argument '%.*s' in function definition",
+                       (int)t->tlen, t->text);
+        return false;
+      }
+    udf_var *v = new_var(p, t->text, t->tlen, t->loc);
+    if (!v) return false;
+    v->is_param = true;
+    advance(p);
+    if (close == UDF_O_RPAR && is_op(p, UDF_O_COLON)) { /* annotation: ignored, as in Python */
+      advance(p);
+      if (!parse_expression(p)) return false;
+    }
+    udf_expr *def = NULL;
+    if (is_op(p, UDF_O_EQUAL)) {
+      advance(p);
+      def = parse_expression(p);
+      if (!def) return false;
+      ndefaults++;
+    } else if (ndefaults > 0) {
+      udf_diag_error(p->dc, NRT_EPARSE, t->loc, "non-default argument follows default argument");
+      return false;
+    }
+    int n0 = f->nparams;
+    if (!push_ptr(p, &f->params, &f->nparams, &pcap, v)) return false;
+    int nd = n0;
+    if (!push_ptr(p, &f->defaults, &nd, &dcap, def)) return false;
+    if (is_op(p, UDF_O_COMMA)) {
+      advance(p);
+      continue;
+    }
+    if (!is_op(p, close)) {
+      syntax_error(p, cur(p));
+      return false;
+    }
+  }
+  advance(p);
+  return true;
+}
+
+static udf_func *parse_def(parser *p) {
+  udf_token *kw = cur(p);
+  advance(p);
+  udf_token *name = cur(p);
+  if (name->kind != UDF_T_NAME || name->kw != UDF_KW_NONE) return syntax_error(p, name);
+  advance(p);
+  udf_func *f = new_func(p, name->text, name->tlen, kw->loc);
+  if (!f) return NULL;
+  if (!is_op(p, UDF_O_LPAR)) {
+    udf_diag_error(p->dc, NRT_EPARSE, cur(p)->loc, "expected '('");
+    return NULL;
+  }
+  advance(p);
+  if (!parse_params(p, f, UDF_O_RPAR)) return NULL;
+  if (is_op(p, UDF_O_ARROW)) {
+    advance(p);
+    if (!parse_expression(p)) return NULL;
+  }
+  if (!expect_op(p, UDF_O_COLON, ":")) return NULL;
+  p->in_func = true;
+  bool ok = parse_block(p, &f->body, "function definition", kw->loc.line);
+  p->in_func = false;
+  return ok ? f : NULL;
+}
+
+/* `lambda params: expr` NEWLINE, as a function named `name`. */
+static udf_func *parse_lambda(parser *p, const char *name, size_t len) {
+  udf_token *kw = cur(p);
+  advance(p);
+  udf_func *f = new_func(p, name, len, kw->loc);
+  if (!f) return NULL;
+  f->is_lambda = true;
+  if (!parse_params(p, f, UDF_O_COLON)) return NULL;
+  udf_expr *body = parse_expression(p);
+  if (!body) return NULL;
+  if (cur(p)->kind != UDF_T_NEWLINE) return syntax_error(p, cur(p));
+  advance(p);
+  udf_stmt *r = new_stmt(p, UDF_S_RETURN, body->loc);
+  if (!r) return NULL;
+  r->u.ret.value = body;
+  int cap = 0;
+  if (!push_ptr(p, &f->body.items, &f->body.n, &cap, r)) return NULL;
+  return f;
+}
+
+int udf_parse_module(udf_diagctx *dc, udf_arena *a, const char *src, size_t len,
+                     udf_module **out) {
+  *out = NULL;
+  parser P;
+  memset(&P, 0, sizeof P);
+  P.dc = dc;
+  P.a = a;
+  udf_loc start = {1, 1};
+  if (udf_lex(dc, a, src, len, start, false, &P.t, &P.n)) return dc->code;
+  parser *p = &P;
+  udf_module *m = udf_arena_alloc(a, sizeof *m);
+  if (!m) return P_OOM(p);
+  m->arena = a;
+  int fcap = 0;
+  bool lambda = false;
+  udf_loc other = {0, 0};
+  while (cur(p)->kind != UDF_T_END) {
+    udf_token *t = cur(p);
+    if (t->kind == UDF_T_NEWLINE) {
+      advance(p);
+      continue;
+    }
+    udf_func *f = NULL;
+    if (t->kind == UDF_T_NAME && t->kw == UDF_KW_DEF) {
+      f = parse_def(p);
+      if (!f) return dc->code;
+    } else if (t->kind == UDF_T_NAME && t->kw == UDF_KW_LAMBDA) {
+      f = parse_lambda(p, "<lambda>", 8);
+      if (!f) return dc->code;
+    } else if (t->kind == UDF_T_NAME && t->kw == UDF_KW_NONE && peek_at(p, 1)->kind == UDF_T_OP &&
+               peek_at(p, 1)->op == UDF_O_EQUAL && peek_at(p, 2)->kind == UDF_T_NAME &&
+               peek_at(p, 2)->kw == UDF_KW_LAMBDA) {
+      advance(p);
+      advance(p);
+      f = parse_lambda(p, t->text, t->tlen);
+      if (!f) return dc->code;
+    } else {
+      udf_block junk = {NULL, 0};
+      int cap = 0;
+      udf_stmt *s = parse_statement_into(p, &junk, &cap);
+      if (!s) return dc->code;
+      for (int i = 0; i < junk.n; i++) {
+        udf_stmt *x = junk.items[i];
+        bool docstring = x->kind == UDF_S_EXPR && x->u.expr->kind == UDF_E_STR;
+        if (!docstring && other.line == 0) other = x->loc;
+      }
+      continue;
+    }
+    if (f->is_lambda) lambda = true;
+    f->index = m->nfuncs;
+    if (!push_ptr(p, &m->funcs, &m->nfuncs, &fcap, f)) return dc->code;
+  }
+  if (other.line)
+    return udf_diag_error(dc, NRT_EUNSUPPORTED, other,
+                          "unsupported: statements outside a function (a UDF module holds "
+                          "only defs, or a single lambda)");
+  if (m->nfuncs == 0)
+    return udf_diag_error(dc, NRT_EPARSE, cur(p)->loc,
+                          "no function: a UDF module needs a def or a lambda");
+  if (lambda && m->nfuncs > 1) {
+    for (int i = 0; i < m->nfuncs; i++)
+      if (m->funcs[i]->is_lambda)
+        return udf_diag_error(dc, NRT_EUNSUPPORTED, m->funcs[i]->loc,
+                              "unsupported: a lambda next to other functions (a module is "
+                              "defs, or a single lambda)");
+  }
+  for (int i = 0; i < m->nfuncs; i++)
+    for (int j = 0; j < i; j++)
+      if (strcmp(m->funcs[i]->name, m->funcs[j]->name) == 0)
+        return udf_diag_error(dc, NRT_EUNSUPPORTED, m->funcs[i]->loc,
+                              "unsupported: function '%s' defined twice", m->funcs[i]->name);
+  *out = m;
+  return NRT_OK;
+}

@@ -1,0 +1,1498 @@
+/* Name resolution and type inference (see types.h and the guarantees in ast.h).
+ *
+ * Each function is checked with known parameter types. Variable types are inferred by running
+ * the checker over the body repeatedly ("inference passes", which report nothing and change
+ * nothing in the tree) until no variable's type changes; a last "final pass" then reports the
+ * first error, resolves calls and inserts the cast and truth nodes. A variable's type is the
+ * join of what is assigned to it, where only None may join with another type (T + None =
+ * T | None); int and float never mix (Python would print 1 and 1.0 differently). Helpers are
+ * checked at their first call with that call's argument types; recursion is rejected. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "udf/types.h"
+
+typedef struct ck {
+  udf_diagctx *dc;
+  udf_arena *a;
+  udf_module *m;
+  udf_func *fn;
+  struct ck *parent; /* the caller being checked (recursion detection) */
+  bool final;
+  bool changed;
+  udf_var **scope; /* comprehension variables in scope, innermost last */
+  int nscope, capscope;
+  udf_type ret;    /* join of the returns seen in this pass */
+  udf_loc ret_loc; /* where ret was first set */
+  int lcap;        /* capacity of fn->locals */
+  udf_var **narrowed; /* nullable variables known not to be None at this point */
+  int nnarrowed, capnarrowed;
+} ck;
+
+#define UNKNOWN UDF_TY_UNKNOWN
+
+static udf_type base(udf_type t) { return udf_type_base(t); }
+static bool nullable(udf_type t) { return udf_type_is_nullable(t); }
+static bool is_num(udf_type t) {
+  return t == UDF_TY_INT || t == UDF_TY_FLOAT || t == UDF_TY_BOOL;
+}
+
+/* Reports an error in the final pass; in an inference pass errors are ignored (the final
+ * pass reports them). Returns UNKNOWN so callers can `return err(...)`. */
+static udf_type err(ck *c, int code, udf_loc loc, const char *fmt, ...) NRT_PRINTF(4, 5);
+static udf_type err(ck *c, int code, udf_loc loc, const char *fmt, ...) {
+  if (!c->final || udf_diag_failed(c->dc)) return UNKNOWN;
+  char msg[sizeof c->dc->d.message];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  udf_diag_error(c->dc, code, loc, "%s", msg);
+  return UNKNOWN;
+}
+
+static udf_type oom(ck *c) {
+  udf_diag_error(c->dc, NRT_ENOMEM, (udf_loc){0, 0}, "out of memory");
+  return UNKNOWN;
+}
+
+static bool stop(const ck *c) { return udf_diag_failed(c->dc); }
+
+static const char *tn(udf_type t) { return udf_type_name(t); }
+
+/* ---------------------------------------------------------------------------------------
+ * Tree edits (final pass only) */
+
+static udf_expr *wrap(ck *c, udf_expr *e, udf_expr_kind kind, udf_type t) {
+  udf_expr *w = udf_arena_alloc(c->a, sizeof *w);
+  if (!w) {
+    oom(c);
+    return NULL;
+  }
+  w->kind = kind;
+  w->loc = e->loc;
+  w->type = t;
+  if (kind == UDF_E_CAST)
+    w->u.cast.operand = e;
+  else
+    w->u.truth.operand = e;
+  return w;
+}
+
+/* Converts *ep to numeric type `to` (final pass: inserts a UDF_E_CAST when needed). */
+static void cast_to(ck *c, udf_expr **ep, udf_type to) {
+  if (!c->final || (*ep)->type == to || stop(c)) return;
+  udf_expr *w = wrap(c, *ep, UDF_E_CAST, to);
+  if (w) *ep = w;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Variables */
+
+static bool add_local(ck *c, udf_var *v) {
+  v->index = c->fn->nlocals;
+  if (!udf_arena_push(c->a, (void ***)&c->fn->locals, &c->fn->nlocals, &c->lcap, v)) {
+    oom(c);
+    return false;
+  }
+  return true;
+}
+
+static udf_var *find_local(ck *c, const char *name) {
+  for (int i = 0; i < c->fn->nlocals; i++) {
+    udf_var *v = c->fn->locals[i];
+    if (!v->is_comp_var && strcmp(v->name, name) == 0) return v;
+  }
+  return NULL;
+}
+
+/* The local named like target (created on first sight). */
+static udf_var *local_for(ck *c, const char *name, udf_loc loc) {
+  udf_var *v = find_local(c, name);
+  if (v) return v;
+  v = udf_arena_alloc(c->a, sizeof *v);
+  if (!v) {
+    oom(c);
+    return NULL;
+  }
+  v->name = name;
+  v->loc = loc;
+  return add_local(c, v) ? v : NULL;
+}
+
+static void collect_block(ck *c, udf_block *b);
+
+static void collect_target(ck *c, udf_expr *t) {
+  if (t->kind == UDF_E_NAME) {
+    t->u.name.var = local_for(c, t->u.name.id, t->loc);
+  } else if (t->kind == UDF_E_TUPLE) {
+    for (int i = 0; i < t->u.seq.n; i++) collect_target(c, t->u.seq.items[i]);
+  }
+}
+
+/* Python's scoping: every name bound anywhere in the function is local to all of it. */
+static void collect_block(ck *c, udf_block *b) {
+  for (int i = 0; i < b->n && !stop(c); i++) {
+    udf_stmt *s = b->items[i];
+    switch (s->kind) {
+    case UDF_S_ASSIGN:
+      for (int k = 0; k < s->u.assign.ntargets; k++) collect_target(c, s->u.assign.targets[k]);
+      break;
+    case UDF_S_AUGASSIGN: collect_target(c, s->u.augassign.target); break;
+    case UDF_S_IF:
+      collect_block(c, &s->u.if_.body);
+      collect_block(c, &s->u.if_.orelse);
+      break;
+    case UDF_S_WHILE:
+      collect_block(c, &s->u.while_.body);
+      collect_block(c, &s->u.while_.orelse);
+      break;
+    case UDF_S_FOR: {
+      udf_var *v = local_for(c, s->u.for_.target->name, s->u.for_.target_loc);
+      if (v) s->u.for_.target = v;
+      collect_block(c, &s->u.for_.body);
+      collect_block(c, &s->u.for_.orelse);
+      break;
+    }
+    default: break;
+    }
+  }
+}
+
+/* Joins type t into variable v (inference passes). */
+static void join_var(ck *c, udf_var *v, udf_type t) {
+  if (t == UNKNOWN || v->is_param) return;
+  udf_type old = v->type, nt = old;
+  if (old == UNKNOWN)
+    nt = t;
+  else if (old == t)
+    nt = old;
+  else if (t == UDF_TY_NONE && base(old) != UDF_TY_NONE)
+    nt = old | UDF_TY_NULLABLE;
+  else if (old == UDF_TY_NONE && base(t) != UDF_TY_NONE)
+    nt = t | UDF_TY_NULLABLE;
+  else if (nullable(old) && (base(t) == base(old)))
+    nt = old;
+  else if (nullable(t) && base(t) == base(old))
+    nt = t;
+  if (nt != old) {
+    v->type = nt;
+    c->changed = true;
+  }
+}
+
+/* ---- None narrowing: `if x is None: return ...` makes x a plain T afterwards ---- */
+
+static bool is_narrowed(const ck *c, const udf_var *v) {
+  for (int i = 0; i < c->nnarrowed; i++)
+    if (c->narrowed[i] == v) return true;
+  return false;
+}
+
+static void narrow(ck *c, udf_var *v) {
+  if (!udf_arena_push(c->a, (void ***)&c->narrowed, &c->nnarrowed, &c->capnarrowed, v)) oom(c);
+}
+
+static void unnarrow(ck *c, const udf_var *v) {
+  for (int i = 0; i < c->nnarrowed; i++)
+    if (c->narrowed[i] == v) c->narrowed[i] = NULL;
+}
+
+/* May a value of type `from` be stored where `to` is expected? */
+static bool assignable(udf_type from, udf_type to) {
+  if (from == to) return true;
+  if (nullable(to) && (from == UDF_TY_NONE || from == base(to))) return true;
+  return false;
+}
+
+static bool storable(udf_type t) {
+  udf_type b = base(t);
+  return b == UDF_TY_NONE || b == UDF_TY_BOOL || b == UDF_TY_INT || b == UDF_TY_FLOAT ||
+         b == UDF_TY_STR || b == UDF_TY_LIST_STR || b == UDF_TY_TUPLE_STR;
+}
+
+static udf_type store_error(ck *c, udf_loc loc, udf_type t) {
+  if (base(t) == UDF_TY_RANGE)
+    return err(c, NRT_EUNSUPPORTED, loc,
+               "unsupported: a range stored in a variable (use range() directly in a for loop)");
+  return err(c, NRT_EUNSUPPORTED, loc,
+             "unsupported: a tuple of mixed types stored in a variable (only tuples of str)");
+}
+
+/* Assigns a value of type t to v at loc (both kinds of passes). */
+static void assign_var(ck *c, udf_var *v, udf_type t, udf_loc loc) {
+  if (v) unnarrow(c, v);
+  if (t == UNKNOWN || !v) return;
+  if (!storable(t)) {
+    store_error(c, loc, t);
+    return;
+  }
+  if (!c->final) {
+    join_var(c, v, t);
+    return;
+  }
+  if (!assignable(t, v->type)) {
+    if (v->is_param)
+      err(c, NRT_ETYPE, loc,
+          "parameter '%s' has type %s; cannot assign a value of type %s (a variable keeps one "
+          "type)",
+          v->name, tn(v->type), tn(t));
+    else
+      err(c, NRT_ETYPE, loc,
+          "variable '%s' has type %s; cannot assign a value of type %s (a variable keeps one "
+          "type)",
+          v->name, tn(v->type), tn(t));
+  }
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Expressions */
+
+static udf_type check_expr(ck *c, udf_expr **ep);
+static udf_type check_cond(ck *c, udf_expr **ep);
+static int check_function(ck *parent, udf_func *fn, const udf_type *ptypes, udf_loc call_loc);
+
+/* A value used by an operation must not be None or possibly None. */
+static bool need_value(ck *c, const udf_expr *e, const char *what) {
+  udf_type t = e->type;
+  if (t == UNKNOWN) return false;
+  if (t == UDF_TY_NONE || nullable(t)) {
+    err(c, NRT_ETYPE, e->loc,
+        "%s a value of type %s that may be None; such a value can only be returned, assigned "
+        "or tested with 'is None'",
+        what, tn(t));
+    return false;
+  }
+  return true;
+}
+
+static udf_type check_name(ck *c, udf_expr *e) {
+  const char *id = e->u.name.id;
+  for (int i = c->nscope - 1; i >= 0; i--)
+    if (strcmp(c->scope[i]->name, id) == 0) {
+      e->u.name.var = c->scope[i];
+      return e->type = c->scope[i]->type;
+    }
+  udf_var *v = find_local(c, id);
+  if (v) {
+    e->u.name.var = v;
+    if (v->type == UNKNOWN && c->final)
+      return err(c, NRT_ETYPE, e->loc, "cannot infer the type of local variable '%s'", id);
+    return e->type = v->type;
+  }
+  for (int i = 0; i < c->m->nfuncs; i++)
+    if (strcmp(c->m->funcs[i]->name, id) == 0)
+      return err(c, NRT_EUNSUPPORTED, e->loc, "unsupported: functions as values ('%s')", id);
+  static const char *const builtins[] = {"len", "str", "int", "float", "bool", "ord", "chr",
+                                         "abs", "min", "max", "range", NULL};
+  for (int i = 0; builtins[i]; i++)
+    if (strcmp(builtins[i], id) == 0)
+      return err(c, NRT_EUNSUPPORTED, e->loc, "unsupported: functions as values ('%s')", id);
+  if (udf_builtin_is_unsupported(id))
+    return err(c, NRT_EUNSUPPORTED, e->loc, "unsupported: built-in function '%s'", id);
+  return err(c, NRT_ETYPE, e->loc, "name '%s' is not defined", id);
+}
+
+static const char *binop_text(udf_binop op) {
+  static const char *const t[] = {"+", "-", "*", "/", "//", "%", "**", "@", "|", "^", "&",
+                                  "<<", ">>"};
+  return t[op];
+}
+
+static bool is_negative_int_literal(const udf_expr *e) {
+  if (e->kind == UDF_E_INT) return e->u.ival < 0;
+  return e->kind == UDF_E_UNARY && e->u.unary.op == UDF_UOP_NEG &&
+         e->u.unary.operand->kind == UDF_E_INT && e->u.unary.operand->u.ival > 0;
+}
+
+/* Types `l op r` given the operand types (already checked). `lt_fixed`: the left side is an
+ * augmented-assignment target and cannot be cast. */
+static udf_type binary_types(ck *c, udf_loc loc, udf_binop op, udf_expr **lp, udf_expr **rp) {
+  udf_type lt = (*lp)->type, rt = (*rp)->type;
+  if (lt == UNKNOWN || rt == UNKNOWN) return UNKNOWN;
+  if (op >= UDF_OP_MATMUL)
+    return err(c, NRT_EUNSUPPORTED, loc, "unsupported: operator '%s'", binop_text(op));
+  if (is_num(lt) && is_num(rt)) {
+    udf_type t = (lt == UDF_TY_FLOAT || rt == UDF_TY_FLOAT) ? UDF_TY_FLOAT : UDF_TY_INT;
+    if (op == UDF_OP_DIV) t = UDF_TY_FLOAT;
+    if (op == UDF_OP_POW && t == UDF_TY_INT && is_negative_int_literal(*rp)) t = UDF_TY_FLOAT;
+    cast_to(c, lp, t);
+    cast_to(c, rp, t);
+    return t;
+  }
+  const char *o = binop_text(op);
+  if (op == UDF_OP_ADD) {
+    if (lt == UDF_TY_STR && rt == UDF_TY_STR) return UDF_TY_STR;
+    if (lt == UDF_TY_LIST_STR && rt == UDF_TY_LIST_STR) return UDF_TY_LIST_STR;
+    if (lt == UDF_TY_STR && !nullable(rt) && rt != UDF_TY_NONE)
+      return err(c, NRT_ETYPE, loc, "can only concatenate str (not \"%s\") to str", tn(rt));
+    if (lt == UDF_TY_LIST_STR && !nullable(rt) && rt != UDF_TY_NONE)
+      return err(c, NRT_ETYPE, loc, "can only concatenate list (not \"%s\") to list", tn(rt));
+  }
+  if (op == UDF_OP_MUL) {
+    bool lseq = lt == UDF_TY_STR || lt == UDF_TY_LIST_STR;
+    bool rseq = rt == UDF_TY_STR || rt == UDF_TY_LIST_STR;
+    if (lseq && (rt == UDF_TY_INT || rt == UDF_TY_BOOL)) {
+      cast_to(c, rp, UDF_TY_INT);
+      return lt;
+    }
+    if (rseq && (lt == UDF_TY_INT || lt == UDF_TY_BOOL)) {
+      cast_to(c, lp, UDF_TY_INT);
+      return rt;
+    }
+    if (lseq && !nullable(rt) && rt != UDF_TY_NONE)
+      return err(c, NRT_ETYPE, loc, "can't multiply sequence by non-int of type '%s'", tn(rt));
+    if (rseq && !nullable(lt) && lt != UDF_TY_NONE)
+      return err(c, NRT_ETYPE, loc, "can't multiply sequence by non-int of type '%s'", tn(lt));
+  }
+  if (op == UDF_OP_MOD && lt == UDF_TY_STR)
+    return err(c, NRT_EUNSUPPORTED, loc,
+               "unsupported: %%-formatting of strings (use an f-string)");
+  return err(c, NRT_ETYPE, loc, "unsupported operand type(s) for %s: '%s' and '%s'", o,
+             base(lt) == UDF_TY_NONE || nullable(lt) ? "NoneType" : tn(lt),
+             base(rt) == UDF_TY_NONE || nullable(rt) ? "NoneType" : tn(rt));
+}
+
+static udf_type check_unary(ck *c, udf_expr *e) {
+  if (e->u.unary.op == UDF_UOP_NOT) {
+    if (check_cond(c, &e->u.unary.operand) == UNKNOWN) return UNKNOWN;
+    return e->type = UDF_TY_BOOL;
+  }
+  udf_type t = check_expr(c, &e->u.unary.operand);
+  if (t == UNKNOWN) return UNKNOWN;
+  if (e->u.unary.op == UDF_UOP_INVERT)
+    return err(c, NRT_EUNSUPPORTED, e->loc, "unsupported: operator '~'");
+  if (!is_num(t))
+    return err(c, NRT_ETYPE, e->loc, "bad operand type for unary %s: '%s'",
+               e->u.unary.op == UDF_UOP_NEG ? "-" : "+",
+               t == UDF_TY_NONE || nullable(t) ? "NoneType" : tn(t));
+  if (t == UDF_TY_BOOL) {
+    cast_to(c, &e->u.unary.operand, UDF_TY_INT);
+    t = UDF_TY_INT;
+  }
+  return e->type = t;
+}
+
+/* Value-context and/or: all operands of one type. */
+static udf_type check_boolop_value(ck *c, udf_expr *e) {
+  udf_type t = UNKNOWN;
+  bool unknown = false;
+  for (int i = 0; i < e->u.boolop.n; i++) {
+    udf_type vt = check_expr(c, &e->u.boolop.values[i]);
+    if (vt == UNKNOWN) {
+      unknown = true;
+      continue;
+    }
+    if (!need_value(c, e->u.boolop.values[i], "'and'/'or' with")) return UNKNOWN;
+    if (t == UNKNOWN) {
+      t = vt;
+    } else if (vt != t) {
+      return err(c, NRT_EUNSUPPORTED, e->u.boolop.values[i]->loc,
+                 "unsupported: '%s' with operands of types %s and %s (its value would be of "
+                 "either type)",
+                 e->u.boolop.op == UDF_BOOL_AND ? "and" : "or", tn(t), tn(vt));
+    }
+  }
+  if (unknown) return UNKNOWN;
+  if (!storable(t)) return store_error(c, e->loc, t);
+  return e->type = t;
+}
+
+static bool iterable_elem(ck *c, udf_expr *it, udf_type *elem) {
+  udf_type t = it->type;
+  if (t == UNKNOWN) return false;
+  if (!need_value(c, it, "iterating over")) return false;
+  switch (t) {
+  case UDF_TY_STR:
+  case UDF_TY_LIST_STR:
+  case UDF_TY_TUPLE_STR: *elem = UDF_TY_STR; return true;
+  case UDF_TY_RANGE: *elem = UDF_TY_INT; return true;
+  case UDF_TY_TUPLE:
+    err(c, NRT_EUNSUPPORTED, it->loc, "unsupported: iterating over a tuple of mixed types");
+    return false;
+  default: err(c, NRT_ETYPE, it->loc, "'%s' object is not iterable", tn(t)); return false;
+  }
+}
+
+static udf_type check_comp(ck *c, udf_expr *e) {
+  int saved = c->nscope;
+  udf_type result = UDF_TY_LIST_STR;
+  for (int g = 0; g < e->u.comp.ngens; g++) {
+    udf_comp_for *gen = &e->u.comp.gens[g];
+    udf_type it = check_expr(c, &gen->iter);
+    udf_type elem = UNKNOWN;
+    if (it != UNKNOWN && !iterable_elem(c, gen->iter, &elem)) it = UNKNOWN;
+    if (gen->target->index < 0 && !add_local(c, gen->target)) break;
+    if (elem != UNKNOWN && gen->target->type != elem) {
+      gen->target->type = elem;
+      c->changed = true;
+    }
+    if (!udf_arena_push(c->a, (void ***)&c->scope, &c->nscope, &c->capscope, gen->target)) {
+      oom(c);
+      break;
+    }
+    if (it == UNKNOWN) result = UNKNOWN;
+    for (int k = 0; k < gen->nifs; k++)
+      if (check_cond(c, &gen->ifs[k]) == UNKNOWN) result = UNKNOWN;
+  }
+  udf_type et = stop(c) ? UNKNOWN : check_expr(c, &e->u.comp.elt);
+  c->nscope = saved;
+  if (et == UNKNOWN || result == UNKNOWN) return UNKNOWN;
+  if (et != UDF_TY_STR) {
+    if (!need_value(c, e->u.comp.elt, "a list of")) return UNKNOWN;
+    return err(c, NRT_EUNSUPPORTED, e->u.comp.elt->loc,
+               "unsupported: lists of %s (only lists of str)", tn(et));
+  }
+  return e->type = UDF_TY_LIST_STR;
+}
+
+static udf_type check_seq(ck *c, udf_expr *e) {
+  bool all_str = true, unknown = false;
+  for (int i = 0; i < e->u.seq.n; i++) {
+    udf_type t = check_expr(c, &e->u.seq.items[i]);
+    if (t == UNKNOWN) {
+      unknown = true;
+      continue;
+    }
+    if (t != UDF_TY_STR) {
+      all_str = false;
+      if (e->kind == UDF_E_LIST) {
+        if (!need_value(c, e->u.seq.items[i], "a list holding")) return UNKNOWN;
+        return err(c, NRT_EUNSUPPORTED, e->u.seq.items[i]->loc,
+                   "unsupported: lists of %s (only lists of str)", tn(t));
+      }
+    }
+  }
+  if (unknown) return UNKNOWN;
+  if (e->kind == UDF_E_LIST) return e->type = UDF_TY_LIST_STR;
+  return e->type = all_str ? UDF_TY_TUPLE_STR : UDF_TY_TUPLE;
+}
+
+static udf_type check_ifexp(ck *c, udf_expr *e) {
+  udf_type tt = check_cond(c, &e->u.ifexp.test);
+  udf_type bt = check_expr(c, &e->u.ifexp.body);
+  udf_type ot = check_expr(c, &e->u.ifexp.orelse);
+  if (tt == UNKNOWN || bt == UNKNOWN || ot == UNKNOWN) return UNKNOWN;
+  udf_type t;
+  if (bt == ot)
+    t = bt;
+  else if (bt == UDF_TY_NONE && base(ot) != UDF_TY_NONE)
+    t = ot | UDF_TY_NULLABLE;
+  else if (ot == UDF_TY_NONE && base(bt) != UDF_TY_NONE)
+    t = bt | UDF_TY_NULLABLE;
+  else if (base(bt) == base(ot))
+    t = bt | UDF_TY_NULLABLE;
+  else
+    return err(c, NRT_EUNSUPPORTED, e->loc,
+               "unsupported: conditional expression with branches of types %s and %s (its "
+               "value would be of either type)",
+               tn(bt), tn(ot));
+  if (!storable(t)) return store_error(c, e->loc, t);
+  return e->type = t;
+}
+
+static udf_type check_index(ck *c, udf_expr **ip, udf_type container) {
+  udf_type t = check_expr(c, ip);
+  if (t == UNKNOWN) return UNKNOWN;
+  if (t == UDF_TY_INT) return t;
+  if (t == UDF_TY_BOOL) {
+    cast_to(c, ip, UDF_TY_INT);
+    return UDF_TY_INT;
+  }
+  const char *what = t == UDF_TY_NONE || nullable(t) ? "NoneType" : tn(t);
+  if (container == UDF_TY_STR)
+    return err(c, NRT_ETYPE, (*ip)->loc, "string indices must be integers, not '%s'", what);
+  return err(c, NRT_ETYPE, (*ip)->loc, "%s indices must be integers or slices, not %s",
+             container == UDF_TY_LIST_STR ? "list" : "tuple", what);
+}
+
+static udf_type check_subscript(ck *c, udf_expr *e) {
+  udf_type vt = check_expr(c, &e->u.subscript.value);
+  if (vt == UNKNOWN) {
+    check_expr(c, &e->u.subscript.index);
+    return UNKNOWN;
+  }
+  if (!need_value(c, e->u.subscript.value, "indexing")) return UNKNOWN;
+  switch (vt) {
+  case UDF_TY_STR:
+  case UDF_TY_LIST_STR:
+  case UDF_TY_TUPLE_STR: break;
+  case UDF_TY_TUPLE:
+    return err(c, NRT_EUNSUPPORTED, e->loc, "unsupported: indexing a tuple of mixed types");
+  default: return err(c, NRT_ETYPE, e->loc, "'%s' object is not subscriptable", tn(vt));
+  }
+  if (check_index(c, &e->u.subscript.index, vt) == UNKNOWN) return UNKNOWN;
+  return e->type = UDF_TY_STR;
+}
+
+static udf_type check_slice(ck *c, udf_expr *e) {
+  udf_type vt = check_expr(c, &e->u.slice.value);
+  udf_expr **parts[3] = {&e->u.slice.lower, &e->u.slice.upper, &e->u.slice.step};
+  bool unknown = vt == UNKNOWN;
+  for (int i = 0; i < 3; i++) {
+    if (!*parts[i]) continue;
+    udf_type t = check_expr(c, parts[i]);
+    if (t == UNKNOWN) {
+      unknown = true;
+      continue;
+    }
+    if (t == UDF_TY_NONE) {
+      if (c->final) *parts[i] = NULL;
+      continue;
+    }
+    if (t == UDF_TY_BOOL) {
+      cast_to(c, parts[i], UDF_TY_INT);
+      continue;
+    }
+    if (t != UDF_TY_INT)
+      return err(c, NRT_ETYPE, (*parts[i])->loc,
+                 "slice indices must be integers or None or have an __index__ method");
+  }
+  if (unknown) return UNKNOWN;
+  if (!need_value(c, e->u.slice.value, "slicing")) return UNKNOWN;
+  switch (vt) {
+  case UDF_TY_STR:
+  case UDF_TY_LIST_STR:
+  case UDF_TY_TUPLE_STR: return e->type = vt;
+  case UDF_TY_TUPLE:
+    return err(c, NRT_EUNSUPPORTED, e->loc, "unsupported: slicing a tuple of mixed types");
+  default: return err(c, NRT_ETYPE, e->loc, "'%s' object is not subscriptable", tn(vt));
+  }
+}
+
+/* ---- comparisons ---- */
+
+static const char *cmp_text(udf_cmpop op) {
+  static const char *const t[] = {"==", "!=", "<", "<=", ">", ">=", "in", "not in", "is",
+                                  "is not"};
+  return t[op];
+}
+
+static udf_type check_compare(ck *c, udf_expr *e) {
+  int n = e->u.compare.n;
+  bool unknown = false;
+  for (int i = 0; i <= n; i++)
+    if (check_expr(c, &e->u.compare.operands[i]) == UNKNOWN) unknown = true;
+  if (unknown) return UNKNOWN;
+  udf_expr **ops = e->u.compare.operands;
+  /* An all-numeric chain of ordering/equality comparisons shares one operand type. */
+  bool numeric = true;
+  for (int i = 0; i < n; i++)
+    if (e->u.compare.ops[i] >= UDF_CMP_IN) numeric = false;
+  for (int i = 0; i <= n; i++)
+    if (!is_num(ops[i]->type)) numeric = false;
+  if (numeric) {
+    udf_type t = UDF_TY_BOOL;
+    for (int i = 0; i <= n; i++) {
+      if (ops[i]->type == UDF_TY_FLOAT) t = UDF_TY_FLOAT;
+      else if (ops[i]->type == UDF_TY_INT && t == UDF_TY_BOOL) t = UDF_TY_INT;
+    }
+    for (int i = 0; i <= n; i++) cast_to(c, &ops[i], t);
+    return e->type = UDF_TY_BOOL;
+  }
+  for (int i = 0; i < n; i++) {
+    udf_cmpop op = e->u.compare.ops[i];
+    udf_expr *l = ops[i], *r = ops[i + 1];
+    udf_type lt = l->type, rt = r->type;
+    if (op == UDF_CMP_IS || op == UDF_CMP_IS_NOT) {
+      if (l->kind != UDF_E_NONE && r->kind != UDF_E_NONE)
+        return err(c, NRT_EUNSUPPORTED, e->loc,
+                   "unsupported: '%s' comparisons other than with None", cmp_text(op));
+      continue;
+    }
+    if (!need_value(c, l, "comparing") || !need_value(c, r, "comparing")) return UNKNOWN;
+    if (op == UDF_CMP_IN || op == UDF_CMP_NOT_IN) {
+      if (rt == UDF_TY_STR) {
+        if (lt != UDF_TY_STR)
+          return err(c, NRT_ETYPE, l->loc,
+                     "'in <string>' requires string as left operand, not %s", tn(lt));
+        continue;
+      }
+      if (rt == UDF_TY_LIST_STR || rt == UDF_TY_TUPLE_STR) {
+        if (lt != UDF_TY_STR)
+          return err(c, NRT_EUNSUPPORTED, l->loc,
+                     "unsupported: '%s' of a %s in a %s of str", cmp_text(op), tn(lt), tn(rt));
+        continue;
+      }
+      if (rt == UDF_TY_TUPLE)
+        return err(c, NRT_EUNSUPPORTED, r->loc,
+                   "unsupported: 'in' on a tuple of mixed types");
+      return err(c, NRT_ETYPE, r->loc, "argument of type '%s' is not iterable", tn(rt));
+    }
+    if (is_num(lt) && is_num(rt)) {
+      if (n > 1 && lt != rt)
+        return err(c, NRT_EUNSUPPORTED, e->loc,
+                   "unsupported: a comparison chain mixing %s and %s with other operand types",
+                   tn(lt), tn(rt));
+      udf_type t = (lt == UDF_TY_FLOAT || rt == UDF_TY_FLOAT) ? UDF_TY_FLOAT
+                   : (lt == UDF_TY_INT || rt == UDF_TY_INT) ? UDF_TY_INT
+                                                             : UDF_TY_BOOL;
+      cast_to(c, &ops[i], t);
+      cast_to(c, &ops[i + 1], t);
+      continue;
+    }
+    bool ordering = op >= UDF_CMP_LT && op <= UDF_CMP_GE;
+    if (lt == rt && lt == UDF_TY_STR) continue;
+    if (lt == rt && !ordering && (lt == UDF_TY_LIST_STR || lt == UDF_TY_TUPLE_STR)) continue;
+    if (ordering)
+      return err(c, NRT_ETYPE, e->loc, "'%s' not supported between instances of '%s' and '%s'",
+                 cmp_text(op), tn(lt), tn(rt));
+    return err(c, NRT_EUNSUPPORTED, e->loc,
+               "unsupported: comparing %s with %s using '%s' (always %s in Python)", tn(lt),
+               tn(rt), cmp_text(op), op == UDF_CMP_EQ ? "False" : "True");
+  }
+  return e->type = UDF_TY_BOOL;
+}
+
+/* ---- calls ---- */
+
+static bool no_keywords(ck *c, udf_expr *e, const char *name) {
+  if (e->u.call.nkeywords == 0) return true;
+  err(c, NRT_ETYPE, e->u.call.keywords[0].loc, "%s() takes no keyword arguments", name);
+  return false;
+}
+
+static bool arity(ck *c, udf_expr *e, const char *name, int lo, int hi) {
+  int n = e->u.call.nargs;
+  if (n >= lo && n <= hi) return true;
+  if (lo == hi && lo == 1)
+    err(c, NRT_ETYPE, e->loc, "%s() takes exactly one argument (%d given)", name, n);
+  else if (n < lo)
+    err(c, NRT_ETYPE, e->loc, "%s expected at least %d argument%s, got %d", name, lo,
+        lo == 1 ? "" : "s", n);
+  else
+    err(c, NRT_ETYPE, e->loc, "%s expected at most %d argument%s, got %d", name, hi,
+        hi == 1 ? "" : "s", n);
+  return false;
+}
+
+static const char *none_name(udf_type t) {
+  return t == UDF_TY_NONE || nullable(t) ? "NoneType" : udf_type_name(t);
+}
+
+static udf_type check_builtin(ck *c, udf_expr *e, const char *name) {
+  udf_expr **args = e->u.call.args;
+  int n = e->u.call.nargs;
+  bool unknown = false;
+  for (int i = 0; i < n; i++)
+    if (check_expr(c, &args[i]) == UNKNOWN) unknown = true;
+  for (int i = 0; i < e->u.call.nkeywords; i++)
+    if (check_expr(c, &e->u.call.keywords[i].value) == UNKNOWN) unknown = true;
+  if (unknown) return UNKNOWN;
+  udf_builtin b;
+  udf_type result;
+  if (strcmp(name, "len") == 0) {
+    b = UDF_BI_LEN;
+    if (!no_keywords(c, e, name) || !arity(c, e, "len", 1, 1)) return UNKNOWN;
+    udf_type t = args[0]->type;
+    if (t != UDF_TY_STR && t != UDF_TY_LIST_STR && t != UDF_TY_TUPLE_STR && t != UDF_TY_TUPLE)
+      return err(c, NRT_ETYPE, e->loc, "object of type '%s' has no len()", none_name(t));
+    result = UDF_TY_INT;
+  } else if (strcmp(name, "str") == 0 || strcmp(name, "int") == 0 || strcmp(name, "float") == 0 ||
+             strcmp(name, "bool") == 0) {
+    bool is_int = name[0] == 'i', is_str = name[0] == 's', is_bool = name[0] == 'b';
+    b = is_str ? UDF_BI_STR : is_int ? UDF_BI_INT : is_bool ? UDF_BI_BOOL : UDF_BI_FLOAT;
+    result = is_str ? UDF_TY_STR : is_int ? UDF_TY_INT : is_bool ? UDF_TY_BOOL : UDF_TY_FLOAT;
+    udf_expr *base_arg = NULL;
+    if (is_int && e->u.call.nkeywords == 1 && strcmp(e->u.call.keywords[0].name, "base") == 0 &&
+        n == 1) {
+      base_arg = e->u.call.keywords[0].value;
+    } else if (!no_keywords(c, e, name)) {
+      return UNKNOWN;
+    }
+    if (!arity(c, e, name, 0, is_int && !base_arg ? 2 : 1)) return UNKNOWN;
+    if (n == 0 && !base_arg) { /* str() int() float() bool(): their literal */
+      if (c->final) {
+        memset(&e->u, 0, sizeof e->u);
+        e->kind = is_str ? UDF_E_STR : is_int ? UDF_E_INT : is_bool ? UDF_E_BOOL : UDF_E_FLOAT;
+        if (is_str) e->u.str.data = "";
+      }
+      return e->type = result;
+    }
+    if (is_bool) {
+      udf_expr *x = args[0];
+      if (check_cond(c, &x) == UNKNOWN) return UNKNOWN;
+      if (c->final) *e = *x; /* x is bool already, or a UDF_E_TRUTH of it */
+      return e->type = UDF_TY_BOOL;
+    }
+    udf_type t = args[0]->type;
+    if (!need_value(c, args[0], "converting")) return UNKNOWN;
+    if (n == 2 || base_arg) {
+      udf_expr **bp = base_arg ? &e->u.call.keywords[0].value : &args[1];
+      if (t != UDF_TY_STR)
+        return err(c, NRT_ETYPE, e->loc, "int() can't convert non-string with explicit base");
+      udf_type bt = (*bp)->type;
+      if (bt == UDF_TY_BOOL) cast_to(c, bp, UDF_TY_INT);
+      else if (bt != UDF_TY_INT)
+        return err(c, NRT_ETYPE, (*bp)->loc, "'%s' object cannot be interpreted as an integer",
+                   none_name(bt));
+      if (base_arg && c->final) {
+        udf_expr **na = udf_arena_alloc(c->a, 2 * sizeof *na);
+        if (!na) return oom(c);
+        na[0] = args[0];
+        na[1] = *bp;
+        e->u.call.args = args = na;
+        e->u.call.nargs = n = 2;
+      }
+    } else if (!(t == UDF_TY_STR || is_num(t))) {
+      if (is_str)
+        return err(c, NRT_EUNSUPPORTED, args[0]->loc, "unsupported: str() of a %s", tn(t));
+      return err(c, NRT_ETYPE, args[0]->loc,
+                 is_int ? "int() argument must be a string, a bytes-like object or a real "
+                          "number, not '%s'"
+                        : "float() argument must be a string or a real number, not '%s'",
+                 tn(t));
+    }
+  } else if (strcmp(name, "ord") == 0) {
+    b = UDF_BI_ORD;
+    if (!no_keywords(c, e, name) || !arity(c, e, "ord", 1, 1)) return UNKNOWN;
+    if (args[0]->type != UDF_TY_STR)
+      return err(c, NRT_ETYPE, args[0]->loc, "ord() expected string of length 1, but %s found",
+                 none_name(args[0]->type));
+    result = UDF_TY_INT;
+  } else if (strcmp(name, "chr") == 0) {
+    b = UDF_BI_CHR;
+    if (!no_keywords(c, e, name) || !arity(c, e, "chr", 1, 1)) return UNKNOWN;
+    if (args[0]->type == UDF_TY_BOOL) cast_to(c, &args[0], UDF_TY_INT);
+    else if (args[0]->type != UDF_TY_INT)
+      return err(c, NRT_ETYPE, args[0]->loc, "'%s' object cannot be interpreted as an integer",
+                 none_name(args[0]->type));
+    result = UDF_TY_STR;
+  } else if (strcmp(name, "abs") == 0) {
+    b = UDF_BI_ABS;
+    if (!no_keywords(c, e, name) || !arity(c, e, "abs", 1, 1)) return UNKNOWN;
+    udf_type t = args[0]->type;
+    if (!is_num(t))
+      return err(c, NRT_ETYPE, args[0]->loc, "bad operand type for abs(): '%s'", none_name(t));
+    if (t == UDF_TY_BOOL) cast_to(c, &args[0], UDF_TY_INT);
+    result = t == UDF_TY_FLOAT ? UDF_TY_FLOAT : UDF_TY_INT;
+  } else if (strcmp(name, "min") == 0 || strcmp(name, "max") == 0) {
+    b = name[1] == 'i' ? UDF_BI_MIN : UDF_BI_MAX;
+    if (e->u.call.nkeywords)
+      return err(c, NRT_EUNSUPPORTED, e->u.call.keywords[0].loc,
+                 "unsupported: %s() with keyword arguments (key=, default=)", name);
+    if (n == 0) return err(c, NRT_ETYPE, e->loc, "%s expected at least 1 argument, got 0", name);
+    if (n == 1) {
+      udf_type t = args[0]->type;
+      if (t != UDF_TY_STR && t != UDF_TY_LIST_STR && t != UDF_TY_TUPLE_STR)
+        return err(c, NRT_ETYPE, args[0]->loc, "'%s' object is not iterable", none_name(t));
+      result = UDF_TY_STR;
+    } else {
+      udf_type t = args[0]->type;
+      for (int i = 0; i < n; i++) {
+        if (!need_value(c, args[i], "comparing")) return UNKNOWN;
+        if (args[i]->type != t) {
+          if (is_num(t) && is_num(args[i]->type))
+            return err(c, NRT_EUNSUPPORTED, args[i]->loc,
+                       "unsupported: %s() of %s and %s (the result type would depend on the "
+                       "values)",
+                       name, tn(t), tn(args[i]->type));
+          return err(c, NRT_ETYPE, args[i]->loc,
+                     "'%s' not supported between instances of '%s' and '%s'",
+                     b == UDF_BI_MIN ? "<" : ">", tn(args[i]->type), tn(t));
+        }
+      }
+      if (!(is_num(t) || t == UDF_TY_STR))
+        return err(c, NRT_EUNSUPPORTED, e->loc, "unsupported: %s() of %s values", name, tn(t));
+      result = t;
+    }
+  } else { /* range */
+    b = UDF_BI_RANGE;
+    if (!no_keywords(c, e, name)) return UNKNOWN;
+    if (n == 0) return err(c, NRT_ETYPE, e->loc, "range expected at least 1 argument, got 0");
+    if (n > 3) return err(c, NRT_ETYPE, e->loc, "range expected at most 3 arguments, got %d", n);
+    for (int i = 0; i < n; i++) {
+      udf_type t = args[i]->type;
+      if (t == UDF_TY_BOOL) cast_to(c, &args[i], UDF_TY_INT);
+      else if (t != UDF_TY_INT)
+        return err(c, NRT_ETYPE, args[i]->loc, "'%s' object cannot be interpreted as an integer",
+                   none_name(t));
+    }
+    result = UDF_TY_RANGE;
+  }
+  e->u.call.ckind = UDF_CALL_BUILTIN;
+  e->u.call.builtin = b;
+  e->u.call.cargs = e->u.call.args;
+  e->u.call.ncargs = e->u.call.nargs;
+  return e->type = result;
+}
+
+static udf_type check_slot(ck *c, const udf_method_info *mi, int slot, udf_expr **ap,
+                           udf_expr **out) {
+  udf_type t = (*ap)->type;
+  udf_loc loc = (*ap)->loc;
+  *out = *ap;
+  switch (mi->slots[slot]) {
+  case UDF_SLOT_STR:
+    if (t != UDF_TY_STR)
+      return err(c, NRT_ETYPE, loc, "%s() argument %d must be str, not %s", mi->name, slot + 1,
+                 none_name(t));
+    return t;
+  case UDF_SLOT_STR_OR_NONE:
+    if (t == UDF_TY_NONE) {
+      *out = NULL;
+      return t;
+    }
+    if (t != UDF_TY_STR) {
+      if (mi->id == UDF_M_STRIP || mi->id == UDF_M_LSTRIP || mi->id == UDF_M_RSTRIP)
+        return err(c, NRT_ETYPE, loc, "%s arg must be None or str", mi->name);
+      return err(c, NRT_ETYPE, loc, "must be str or None, not %s", none_name(t));
+    }
+    return t;
+  case UDF_SLOT_INT:
+  case UDF_SLOT_INT_OR_NONE:
+    if (t == UDF_TY_NONE && mi->slots[slot] == UDF_SLOT_INT_OR_NONE) {
+      *out = NULL;
+      return t;
+    }
+    if (t == UDF_TY_BOOL) {
+      cast_to(c, ap, UDF_TY_INT);
+      *out = *ap;
+      return UDF_TY_INT;
+    }
+    if (t != UDF_TY_INT) {
+      if (mi->slots[slot] == UDF_SLOT_INT_OR_NONE)
+        return err(c, NRT_ETYPE, loc,
+                   "slice indices must be integers or None or have an __index__ method");
+      return err(c, NRT_ETYPE, loc, "'%s' object cannot be interpreted as an integer",
+                 none_name(t));
+    }
+    return t;
+  case UDF_SLOT_PREFIX:
+    if (t != UDF_TY_STR && t != UDF_TY_TUPLE_STR)
+      return err(c, NRT_ETYPE, loc, "%s first arg must be str or a tuple of str, not %s",
+                 mi->name, none_name(t));
+    return t;
+  case UDF_SLOT_TRUTH:
+    if (t == UDF_TY_BOOL) return t;
+    if (t != UDF_TY_INT)
+      return err(c, NRT_ETYPE, loc, "'%s' object cannot be interpreted as an integer",
+                 none_name(t));
+    if (c->final) {
+      udf_expr *w = wrap(c, *ap, UDF_E_TRUTH, UDF_TY_BOOL);
+      if (!w) return UNKNOWN;
+      *ap = *out = w;
+    }
+    return UDF_TY_BOOL;
+  case UDF_SLOT_ITERABLE:
+    if (t != UDF_TY_STR && t != UDF_TY_LIST_STR && t != UDF_TY_TUPLE_STR) {
+      if (t == UDF_TY_TUPLE)
+        return err(c, NRT_ETYPE, loc, "sequence item: expected str instance");
+      return err(c, NRT_ETYPE, loc, "can only join an iterable");
+    }
+    return t;
+  }
+  return UNKNOWN;
+}
+
+static udf_type check_method(ck *c, udf_expr *e, udf_expr *attr) {
+  const char *name = attr->u.attribute.attr;
+  udf_type rt = check_expr(c, &attr->u.attribute.value);
+  bool unknown = rt == UNKNOWN;
+  for (int i = 0; i < e->u.call.nargs; i++)
+    if (check_expr(c, &e->u.call.args[i]) == UNKNOWN) unknown = true;
+  for (int i = 0; i < e->u.call.nkeywords; i++)
+    if (check_expr(c, &e->u.call.keywords[i].value) == UNKNOWN) unknown = true;
+  if (unknown) return UNKNOWN;
+  udf_expr *recv = attr->u.attribute.value;
+  if (recv->kind == UDF_E_NAME && !recv->u.name.var)
+    return UNKNOWN;
+  if (!need_value(c, recv, "calling a method of")) return UNKNOWN;
+  if (rt != UDF_TY_STR) {
+    if (rt == UDF_TY_LIST_STR && (strcmp(name, "append") == 0 || strcmp(name, "extend") == 0 ||
+                                  strcmp(name, "insert") == 0 || strcmp(name, "pop") == 0 ||
+                                  strcmp(name, "remove") == 0 || strcmp(name, "sort") == 0 ||
+                                  strcmp(name, "reverse") == 0 || strcmp(name, "clear") == 0 ||
+                                  strcmp(name, "index") == 0 || strcmp(name, "count") == 0 ||
+                                  strcmp(name, "copy") == 0))
+      return err(c, NRT_EUNSUPPORTED, attr->loc,
+                 "unsupported: list method '%s' (lists of str are immutable here; build them "
+                 "with split, a display or a comprehension)",
+                 name);
+    return err(c, NRT_EUNSUPPORTED, attr->loc, "unsupported: method '%s' of a %s value", name,
+               tn(rt));
+  }
+  const udf_method_info *mi = udf_method_lookup(name);
+  if (!mi) {
+    if (udf_method_is_unsupported_str_method(name))
+      return err(c, NRT_EUNSUPPORTED, attr->loc, "unsupported: str method '%s'", name);
+    return err(c, NRT_ETYPE, attr->loc, "'str' object has no attribute '%s'", name);
+  }
+  int n = e->u.call.nargs;
+  if (n > mi->max_args || (n < mi->min_args && e->u.call.nkeywords == 0)) {
+    if (mi->max_args == 0)
+      return err(c, NRT_ETYPE, e->loc, "str.%s() takes no arguments (%d given)", name, n);
+    if (mi->min_args == 1 && mi->max_args == 1)
+      return err(c, NRT_ETYPE, e->loc, "str.%s() takes exactly one argument (%d given)", name,
+                 n);
+    if (n < mi->min_args)
+      return err(c, NRT_ETYPE, e->loc, "%s expected at least %d argument%s, got %d", name,
+                 mi->min_args, mi->min_args == 1 ? "" : "s", n);
+    return err(c, NRT_ETYPE, e->loc, "%s expected at most %d argument%s, got %d", name,
+               mi->max_args, mi->max_args == 1 ? "" : "s", n);
+  }
+  udf_expr **cargs = udf_arena_alloc(c->a, 3 * sizeof *cargs);
+  if (!cargs) return oom(c);
+  udf_expr **srcs[3] = {NULL, NULL, NULL};
+  for (int i = 0; i < n; i++) srcs[i] = &e->u.call.args[i];
+  for (int k = 0; k < e->u.call.nkeywords; k++) {
+    udf_keyword *kw = &e->u.call.keywords[k];
+    int slot = -1;
+    bool any_kw = false;
+    for (int s = 0; s < mi->max_args; s++) {
+      if (mi->keywords[s]) any_kw = true;
+      if (mi->keywords[s] && strcmp(mi->keywords[s], kw->name) == 0) slot = s;
+    }
+    if (!any_kw) {
+      if (mi->max_args == 0)
+        return err(c, NRT_ETYPE, kw->loc, "str.%s() takes no keyword arguments", name);
+      return err(c, NRT_ETYPE, kw->loc, "%s() takes no keyword arguments", name);
+    }
+    if (slot < 0)
+      return err(c, NRT_ETYPE, kw->loc, "'%s' is an invalid keyword argument for %s()", kw->name,
+                 name);
+    if (srcs[slot])
+      return err(c, NRT_ETYPE, kw->loc, "argument for %s() given by name ('%s') and position "
+                 "(%d)", name, kw->name, slot + 1);
+    srcs[slot] = &kw->value;
+  }
+  for (int s = 0; s < mi->min_args; s++)
+    if (!srcs[s])
+      return err(c, NRT_ETYPE, e->loc, "%s expected at least %d argument%s, got %d", name,
+                 mi->min_args, mi->min_args == 1 ? "" : "s", n);
+  for (int s = 0; s < mi->max_args; s++) {
+    if (!srcs[s]) continue;
+    if (check_slot(c, mi, s, srcs[s], &cargs[s]) == UNKNOWN) return UNKNOWN;
+  }
+  e->u.call.ckind = UDF_CALL_METHOD;
+  e->u.call.method = mi->id;
+  e->u.call.receiver = recv;
+  e->u.call.cargs = cargs;
+  e->u.call.ncargs = mi->max_args;
+  return e->type = mi->result;
+}
+
+static bool is_literal(const udf_expr *d) {
+  switch (d->kind) {
+  case UDF_E_NONE: case UDF_E_BOOL: case UDF_E_INT: case UDF_E_FLOAT: case UDF_E_STR:
+    return true;
+  case UDF_E_UNARY:
+    return (d->u.unary.op == UDF_UOP_NEG || d->u.unary.op == UDF_UOP_POS) &&
+           (d->u.unary.operand->kind == UDF_E_INT || d->u.unary.operand->kind == UDF_E_FLOAT);
+  default: return false;
+  }
+}
+
+static udf_type check_user_call(ck *c, udf_expr *e, udf_func *f) {
+  int n = e->u.call.nargs, np = f->nparams;
+  bool unknown = false;
+  for (int i = 0; i < n; i++)
+    if (check_expr(c, &e->u.call.args[i]) == UNKNOWN) unknown = true;
+  for (int i = 0; i < e->u.call.nkeywords; i++)
+    if (check_expr(c, &e->u.call.keywords[i].value) == UNKNOWN) unknown = true;
+  if (unknown) return UNKNOWN;
+  if (n > np)
+    return err(c, NRT_ETYPE, e->loc, "%s() takes %d positional argument%s but %d %s given",
+               f->name, np, np == 1 ? "" : "s", n, n == 1 ? "was" : "were");
+  udf_expr **cargs = udf_arena_alloc(c->a, (size_t)(np ? np : 1) * sizeof *cargs);
+  if (!cargs) return oom(c);
+  for (int i = 0; i < n; i++) cargs[i] = e->u.call.args[i];
+  for (int k = 0; k < e->u.call.nkeywords; k++) {
+    udf_keyword *kw = &e->u.call.keywords[k];
+    int slot = -1;
+    for (int i = 0; i < np; i++)
+      if (strcmp(f->params[i]->name, kw->name) == 0) slot = i;
+    if (slot < 0)
+      return err(c, NRT_ETYPE, kw->loc, "%s() got an unexpected keyword argument '%s'", f->name,
+                 kw->name);
+    if (cargs[slot])
+      return err(c, NRT_ETYPE, kw->loc, "%s() got multiple values for argument '%s'", f->name,
+                 kw->name);
+    cargs[slot] = kw->value;
+  }
+  int missing = 0;
+  const char *first_missing = NULL;
+  for (int i = 0; i < np; i++) {
+    if (cargs[i]) continue;
+    udf_expr *d = f->defaults ? f->defaults[i] : NULL;
+    if (!d) {
+      if (!missing) first_missing = f->params[i]->name;
+      missing++;
+      continue;
+    }
+    if (!is_literal(d))
+      return err(c, NRT_EUNSUPPORTED, d->loc,
+                 "unsupported: a default value that is not a literal");
+    if (check_expr(c, &f->defaults[i]) == UNKNOWN) return UNKNOWN;
+    cargs[i] = f->defaults[i];
+  }
+  if (missing)
+    return err(c, NRT_ETYPE, e->loc, "%s() missing %d required positional argument%s: '%s'%s",
+               f->name, missing, missing == 1 ? "" : "s", first_missing,
+               missing > 1 ? " and more" : "");
+  udf_type *types = udf_arena_alloc(c->a, (size_t)(np ? np : 1) * sizeof *types);
+  if (!types) return oom(c);
+  for (int i = 0; i < np; i++) {
+    types[i] = cargs[i]->type;
+    if (!storable(types[i])) return store_error(c, cargs[i]->loc, types[i]);
+  }
+  if (!f->checked) {
+    for (ck *p = c; p; p = p->parent)
+      if (p->fn == f)
+        return err(c, NRT_EUNSUPPORTED, e->loc, "unsupported: recursive call to '%s'", f->name);
+    /* Checked once, with this call's argument types, even from an inference pass: its errors
+     * are real errors of the module. */
+    if (check_function(c, f, types, e->loc)) return UNKNOWN;
+  } else {
+    for (int i = 0; i < np; i++) {
+      udf_type pt = f->params[i]->type;
+      if (types[i] == pt || (nullable(pt) && assignable(types[i], pt))) continue;
+      if (types[i] == UDF_TY_BOOL && pt == UDF_TY_INT) {
+        cast_to(c, &cargs[i], UDF_TY_INT);
+        continue;
+      }
+      return err(c, NRT_ETYPE, cargs[i]->loc,
+                 "argument '%s' of %s() is %s here but %s at its first call (a parameter keeps "
+                 "one type)",
+                 f->params[i]->name, f->name, tn(types[i]), tn(pt));
+    }
+  }
+  e->u.call.ckind = UDF_CALL_FUNC;
+  e->u.call.callee = f;
+  e->u.call.cargs = cargs;
+  e->u.call.ncargs = np;
+  return e->type = f->result;
+}
+
+static udf_type check_call(ck *c, udf_expr *e) {
+  udf_expr *fx = e->u.call.func;
+  if (fx->kind == UDF_E_ATTRIBUTE) {
+    udf_expr *recv = fx->u.attribute.value;
+    if (recv->kind == UDF_E_NAME && (strcmp(recv->u.name.id, "str") == 0) &&
+        !find_local(c, "str"))
+      return err(c, NRT_EUNSUPPORTED, fx->loc,
+                 "unsupported: calling a method through its type (write s.%s(...))",
+                 fx->u.attribute.attr);
+    return check_method(c, e, fx);
+  }
+  if (fx->kind != UDF_E_NAME) {
+    udf_type t = check_expr(c, &e->u.call.func);
+    if (t == UNKNOWN) return UNKNOWN;
+    return err(c, NRT_ETYPE, fx->loc, "'%s' object is not callable", none_name(t));
+  }
+  const char *id = fx->u.name.id;
+  bool local = false;
+  for (int i = c->nscope - 1; i >= 0; i--)
+    if (strcmp(c->scope[i]->name, id) == 0) local = true;
+  if (local || find_local(c, id)) {
+    udf_type t = check_expr(c, &e->u.call.func);
+    if (t == UNKNOWN) return UNKNOWN;
+    return err(c, NRT_ETYPE, fx->loc, "'%s' object is not callable", none_name(t));
+  }
+  for (int i = 0; i < c->m->nfuncs; i++)
+    if (strcmp(c->m->funcs[i]->name, id) == 0) return check_user_call(c, e, c->m->funcs[i]);
+  static const char *const builtins[] = {"len", "str", "int", "float", "bool", "ord",
+                                         "chr", "abs", "min", "max", "range", NULL};
+  for (int i = 0; builtins[i]; i++)
+    if (strcmp(builtins[i], id) == 0) return check_builtin(c, e, id);
+  if (udf_builtin_is_unsupported(id))
+    return err(c, NRT_EUNSUPPORTED, fx->loc, "unsupported: built-in function '%s'", id);
+  return err(c, NRT_ETYPE, fx->loc, "name '%s' is not defined", id);
+}
+
+static udf_type check_fstring(ck *c, udf_expr *e) {
+  bool unknown = false;
+  for (int i = 0; i < e->u.fstring.nparts; i++) {
+    udf_fpart *p = &e->u.fstring.parts[i];
+    if (!p->is_field) continue;
+    udf_type t = check_expr(c, &p->expr);
+    if (t == UNKNOWN) {
+      unknown = true;
+      continue;
+    }
+    if (!need_value(c, p->expr, "formatting")) return UNKNOWN;
+    if (!(t == UDF_TY_STR || is_num(t)))
+      return err(c, NRT_EUNSUPPORTED, p->expr->loc,
+                 "unsupported: formatting a %s in an f-string", tn(t));
+  }
+  if (unknown) return UNKNOWN;
+  return e->type = UDF_TY_STR;
+}
+
+static udf_type check_expr(ck *c, udf_expr **ep) {
+  udf_expr *e = *ep;
+  if (stop(c)) return UNKNOWN;
+  switch (e->kind) {
+  case UDF_E_NONE: return e->type = UDF_TY_NONE;
+  case UDF_E_BOOL: return e->type = UDF_TY_BOOL;
+  case UDF_E_INT: return e->type = UDF_TY_INT;
+  case UDF_E_FLOAT: return e->type = UDF_TY_FLOAT;
+  case UDF_E_STR: return e->type = UDF_TY_STR;
+  case UDF_E_FSTRING: return check_fstring(c, e);
+  case UDF_E_NAME: {
+    udf_type t = check_name(c, e);
+    udf_var *v = e->u.name.var;
+    if (t != UNKNOWN && nullable(t) && v && is_narrowed(c, v)) {
+      t = base(t);
+      if (c->final)
+        cast_to(c, ep, t); /* a UDF_E_CAST from T | None to T */
+      else
+        e->type = t;
+    }
+    return t;
+  }
+  case UDF_E_UNARY: return check_unary(c, e);
+  case UDF_E_BINARY: {
+    udf_type lt = check_expr(c, &e->u.binary.left);
+    udf_type rt = check_expr(c, &e->u.binary.right);
+    if (lt == UNKNOWN || rt == UNKNOWN) return UNKNOWN;
+    udf_type t = binary_types(c, e->loc, e->u.binary.op, &e->u.binary.left, &e->u.binary.right);
+    return t == UNKNOWN ? UNKNOWN : (e->type = t);
+  }
+  case UDF_E_BOOLOP: return check_boolop_value(c, e);
+  case UDF_E_COMPARE: return check_compare(c, e);
+  case UDF_E_IFEXP: return check_ifexp(c, e);
+  case UDF_E_CALL: return check_call(c, e);
+  case UDF_E_ATTRIBUTE: {
+    udf_type t = check_expr(c, &e->u.attribute.value);
+    if (t == UNKNOWN) return UNKNOWN;
+    if (t == UDF_TY_STR && !udf_method_lookup(e->u.attribute.attr))
+      return err(c, NRT_ETYPE, e->loc, "'str' object has no attribute '%s'",
+                 e->u.attribute.attr);
+    return err(c, NRT_EUNSUPPORTED, e->loc,
+               "unsupported: attribute '%s' used as a value (only method calls)",
+               e->u.attribute.attr);
+  }
+  case UDF_E_SUBSCRIPT: return check_subscript(c, e);
+  case UDF_E_SLICE: return check_slice(c, e);
+  case UDF_E_LIST:
+  case UDF_E_TUPLE: return check_seq(c, e);
+  case UDF_E_LISTCOMP:
+  case UDF_E_GENEXP: return check_comp(c, e);
+  case UDF_E_CAST: return e->type;
+  case UDF_E_TRUTH: return e->type;
+  }
+  return UNKNOWN;
+}
+
+/* A condition: its value as bool (UDF_E_TRUTH inserted for other types). */
+static udf_type check_cond(ck *c, udf_expr **ep) {
+  udf_expr *e = *ep;
+  if (stop(c)) return UNKNOWN;
+  if (e->kind == UDF_E_BOOLOP) {
+    bool unknown = false;
+    for (int i = 0; i < e->u.boolop.n; i++)
+      if (check_cond(c, &e->u.boolop.values[i]) == UNKNOWN) unknown = true;
+    if (unknown) return UNKNOWN;
+    return e->type = UDF_TY_BOOL;
+  }
+  udf_type t = check_expr(c, ep);
+  if (t == UNKNOWN) return UNKNOWN;
+  if (t == UDF_TY_BOOL) return t;
+  udf_type b = base(t);
+  if (b == UDF_TY_RANGE || b == UDF_TY_TUPLE)
+    return err(c, NRT_EUNSUPPORTED, e->loc, "unsupported: the truth value of a %s", tn(t));
+  if (c->final) {
+    udf_expr *w = wrap(c, e, UDF_E_TRUTH, UDF_TY_BOOL);
+    if (!w) return UNKNOWN;
+    *ep = w;
+  }
+  return UDF_TY_BOOL;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Statements */
+
+static void check_block(ck *c, udf_block *b);
+
+/* `x is None` / `x is not None` on a nullable variable x: returns x. */
+static udf_var *none_test(const udf_expr *t, bool *is_none) {
+  if (t->kind != UDF_E_COMPARE || t->u.compare.n != 1) return NULL;
+  udf_cmpop op = t->u.compare.ops[0];
+  if (op != UDF_CMP_IS && op != UDF_CMP_IS_NOT) return NULL;
+  const udf_expr *l = t->u.compare.operands[0], *r = t->u.compare.operands[1];
+  const udf_expr *name = l->kind == UDF_E_NONE ? r : r->kind == UDF_E_NONE ? l : NULL;
+  if (!name || name->kind != UDF_E_NAME || !name->u.name.var) return NULL;
+  if (!nullable(name->u.name.var->type)) return NULL;
+  *is_none = op == UDF_CMP_IS;
+  return name->u.name.var;
+}
+
+/* Does every path through b end in return, break or continue? */
+static bool block_exits(const udf_block *b) {
+  if (b->n == 0) return false;
+  const udf_stmt *last = b->items[b->n - 1];
+  switch (last->kind) {
+  case UDF_S_RETURN: case UDF_S_BREAK: case UDF_S_CONTINUE: return true;
+  case UDF_S_IF: return block_exits(&last->u.if_.body) && block_exits(&last->u.if_.orelse);
+  default: return false;
+  }
+}
+
+static void kill_target(ck *c, const udf_expr *t) {
+  if (t->kind == UDF_E_NAME && t->u.name.var) unnarrow(c, t->u.name.var);
+  else if (t->kind == UDF_E_TUPLE)
+    for (int i = 0; i < t->u.seq.n; i++) kill_target(c, t->u.seq.items[i]);
+}
+
+/* Variables assigned in a loop lose their narrowing for the whole loop. */
+static void kill_assigned(ck *c, const udf_block *b) {
+  for (int i = 0; i < b->n; i++) {
+    const udf_stmt *s = b->items[i];
+    switch (s->kind) {
+    case UDF_S_ASSIGN:
+      for (int k = 0; k < s->u.assign.ntargets; k++) kill_target(c, s->u.assign.targets[k]);
+      break;
+    case UDF_S_AUGASSIGN: kill_target(c, s->u.augassign.target); break;
+    case UDF_S_IF:
+      kill_assigned(c, &s->u.if_.body);
+      kill_assigned(c, &s->u.if_.orelse);
+      break;
+    case UDF_S_WHILE:
+      kill_assigned(c, &s->u.while_.body);
+      kill_assigned(c, &s->u.while_.orelse);
+      break;
+    case UDF_S_FOR:
+      unnarrow(c, s->u.for_.target);
+      kill_assigned(c, &s->u.for_.body);
+      kill_assigned(c, &s->u.for_.orelse);
+      break;
+    default: break;
+    }
+  }
+}
+
+static udf_type return_join(ck *c, udf_type r, udf_loc loc) {
+  udf_type old = c->ret;
+  if (old == UNKNOWN) {
+    c->ret = r;
+    c->ret_loc = loc;
+    return r;
+  }
+  udf_type nt;
+  if (old == r) nt = old;
+  else if (r == UDF_TY_NONE && base(old) != UDF_TY_NONE) nt = old | UDF_TY_NULLABLE;
+  else if (old == UDF_TY_NONE && base(r) != UDF_TY_NONE) nt = r | UDF_TY_NULLABLE;
+  else if (base(old) == base(r)) nt = old | r;
+  else
+    return err(c, NRT_EUNSUPPORTED, loc,
+               "unsupported: function '%s' returns %s (line %d) and %s here; a function "
+               "returns one type (or None)",
+               c->fn->name, tn(old), c->ret_loc.line, tn(r));
+  c->ret = nt;
+  return nt;
+}
+
+static void check_assign(ck *c, udf_stmt *s) {
+  udf_type vt = check_expr(c, &s->u.assign.value);
+  udf_expr *v = s->u.assign.value;
+  for (int k = 0; k < s->u.assign.ntargets && !stop(c); k++) {
+    udf_expr *t = s->u.assign.targets[k];
+    if (t->kind == UDF_E_NAME) {
+      t->type = t->u.name.var ? (vt != UNKNOWN ? vt : UNKNOWN) : UNKNOWN;
+      assign_var(c, t->u.name.var, vt, t->loc);
+      if (c->final && t->u.name.var) t->type = t->u.name.var->type;
+      continue;
+    }
+    /* unpacking */
+    int nt = t->u.seq.n;
+    if (vt == UNKNOWN) continue;
+    if (v->kind == UDF_E_TUPLE) {
+      if (v->u.seq.n != nt) {
+        if (v->u.seq.n > nt)
+          err(c, NRT_EVALUE, t->loc, "too many values to unpack (expected %d)", nt);
+        else
+          err(c, NRT_EVALUE, t->loc, "not enough values to unpack (expected %d, got %d)", nt,
+              v->u.seq.n);
+        return;
+      }
+      for (int i = 0; i < nt; i++) {
+        udf_expr *ti = t->u.seq.items[i];
+        assign_var(c, ti->u.name.var, v->u.seq.items[i]->type, ti->loc);
+        if (c->final) ti->type = ti->u.name.var->type;
+      }
+      t->type = vt;
+      continue;
+    }
+    if (!need_value(c, v, "unpacking")) return;
+    if (vt != UDF_TY_TUPLE_STR && vt != UDF_TY_LIST_STR) {
+      if (vt == UDF_TY_STR)
+        err(c, NRT_EUNSUPPORTED, v->loc, "unsupported: unpacking the characters of a str");
+      else
+        err(c, NRT_ETYPE, v->loc, "cannot unpack non-iterable %s object", tn(vt));
+      return;
+    }
+    if (v->kind == UDF_E_CALL && v->u.call.ckind == UDF_CALL_METHOD && nt != 3 &&
+        (v->u.call.method == UDF_M_PARTITION || v->u.call.method == UDF_M_RPARTITION)) {
+      if (nt > 3)
+        err(c, NRT_EVALUE, t->loc, "not enough values to unpack (expected %d, got 3)", nt);
+      else
+        err(c, NRT_EVALUE, t->loc, "too many values to unpack (expected %d)", nt);
+      return;
+    }
+    for (int i = 0; i < nt; i++) {
+      udf_expr *ti = t->u.seq.items[i];
+      assign_var(c, ti->u.name.var, UDF_TY_STR, ti->loc);
+      if (c->final) ti->type = ti->u.name.var->type;
+    }
+    t->type = vt;
+  }
+}
+
+static void check_stmt(ck *c, udf_stmt *s) {
+  switch (s->kind) {
+  case UDF_S_EXPR: check_expr(c, &s->u.expr); break;
+  case UDF_S_ASSIGN: check_assign(c, s); break;
+  case UDF_S_AUGASSIGN: {
+    udf_expr *t = s->u.augassign.target;
+    udf_type lt = check_name(c, t);
+    udf_type rt = check_expr(c, &s->u.augassign.value);
+    if (lt == UNKNOWN || rt == UNKNOWN) break;
+    udf_expr *tcopy = t;
+    if (!need_value(c, t, "augmented assignment to")) break;
+    if (!need_value(c, s->u.augassign.value, "augmented assignment with")) break;
+    udf_type r = binary_types(c, s->loc, s->u.augassign.op, &tcopy, &s->u.augassign.value);
+    if (r == UNKNOWN) break;
+    if (tcopy != t || r != lt)
+      err(c, NRT_ETYPE, s->loc,
+          "variable '%s' has type %s; '%s=' would make it %s (a variable keeps one type)",
+          t->u.name.id, tn(lt), binop_text(s->u.augassign.op), tn(r));
+    break;
+  }
+  case UDF_S_IF: {
+    check_cond(c, &s->u.if_.test);
+    bool is_none = false;
+    udf_var *nv = none_test(s->u.if_.test, &is_none);
+    int saved = c->nnarrowed;
+    if (nv && !is_none) narrow(c, nv);
+    check_block(c, &s->u.if_.body);
+    c->nnarrowed = saved;
+    if (nv && is_none) narrow(c, nv);
+    check_block(c, &s->u.if_.orelse);
+    c->nnarrowed = saved;
+    if (nv && ((is_none && block_exits(&s->u.if_.body)) ||
+               (!is_none && block_exits(&s->u.if_.orelse))))
+      narrow(c, nv); /* for the rest of the enclosing block */
+    break;
+  }
+  case UDF_S_WHILE:
+    kill_assigned(c, &s->u.while_.body);
+    check_cond(c, &s->u.while_.test);
+    check_block(c, &s->u.while_.body);
+    check_block(c, &s->u.while_.orelse);
+    break;
+  case UDF_S_FOR: {
+    udf_type it = check_expr(c, &s->u.for_.iter);
+    kill_assigned(c, &s->u.for_.body);
+    udf_type elem;
+    if (it != UNKNOWN && iterable_elem(c, s->u.for_.iter, &elem))
+      assign_var(c, s->u.for_.target, elem, s->u.for_.target_loc);
+    check_block(c, &s->u.for_.body);
+    check_block(c, &s->u.for_.orelse);
+    break;
+  }
+  case UDF_S_RETURN: {
+    udf_type r = UDF_TY_NONE;
+    if (s->u.ret.value) {
+      r = check_expr(c, &s->u.ret.value);
+      if (r == UNKNOWN) break;
+      if (!storable(r)) {
+        store_error(c, s->u.ret.value->loc, r);
+        break;
+      }
+    }
+    return_join(c, r, s->loc);
+    break;
+  }
+  case UDF_S_BREAK:
+  case UDF_S_CONTINUE:
+  case UDF_S_PASS: break;
+  }
+}
+
+static void check_block(ck *c, udf_block *b) {
+  int saved = c->nnarrowed;
+  for (int i = 0; i < b->n && !stop(c); i++) check_stmt(c, b->items[i]);
+  c->nnarrowed = saved;
+}
+
+static int check_function(ck *parent, udf_func *fn, const udf_type *ptypes, udf_loc call_loc) {
+  (void)call_loc;
+  ck c;
+  memset(&c, 0, sizeof c);
+  c.dc = parent->dc;
+  c.a = parent->a;
+  c.m = parent->m;
+  c.fn = fn;
+  c.parent = parent->fn ? parent : NULL;
+  for (int i = 0; i < fn->nparams; i++) {
+    udf_var *v = fn->params[i];
+    v->type = ptypes[i];
+    if (v->index < 0 && !add_local(&c, v)) return c.dc->code;
+  }
+  collect_block(&c, &fn->body);
+  if (stop(&c)) return c.dc->code;
+  int max_passes = 2 * fn->nlocals + 4;
+  for (int pass = 0; pass < max_passes; pass++) {
+    c.changed = false;
+    c.ret = UNKNOWN;
+    c.nscope = 0;
+    c.nnarrowed = 0;
+    check_block(&c, &fn->body);
+    if (stop(&c)) return c.dc->code;
+    if (!c.changed) break;
+  }
+  c.final = true;
+  c.ret = UNKNOWN;
+  c.nscope = 0;
+  c.nnarrowed = 0;
+  check_block(&c, &fn->body);
+  if (stop(&c)) return c.dc->code;
+  if (udf_flow_function(c.dc, c.a, fn)) return c.dc->code;
+  if (fn->falls_off_end) return_join(&c, UDF_TY_NONE, fn->loc);
+  if (stop(&c)) return c.dc->code;
+  fn->result = c.ret == UNKNOWN ? UDF_TY_NONE : c.ret;
+  fn->checked = true;
+  return NRT_OK;
+}
+
+int udf_check_module(udf_diagctx *dc, udf_arena *a, udf_module *m, const char *entry,
+                     const udf_type *param_types, int nparams) {
+  udf_func *f = NULL;
+  udf_loc top = {1, 1};
+  if (entry) {
+    for (int i = 0; i < m->nfuncs; i++)
+      if (strcmp(m->funcs[i]->name, entry) == 0) f = m->funcs[i];
+    if (!f) return udf_diag_error(dc, NRT_EINVAL, top, "no function named '%s' in the UDF", entry);
+  } else {
+    f = m->funcs[m->nfuncs - 1];
+  }
+  m->entry = f;
+  if (nparams != f->nparams)
+    return udf_diag_error(dc, NRT_EINVAL, f->loc,
+                          "function '%s' takes %d parameter%s but the input has %d column%s",
+                          f->name, f->nparams, f->nparams == 1 ? "" : "s", nparams,
+                          nparams == 1 ? "" : "s");
+  for (int i = 0; i < nparams; i++) {
+    udf_type t = param_types[i];
+    if (t != UDF_TY_STR && t != UDF_TY_INT && t != UDF_TY_FLOAT && t != UDF_TY_BOOL)
+      return udf_diag_error(dc, NRT_EINVAL, f->loc,
+                            "parameter %d: an input column must be str, int, float or bool",
+                            i + 1);
+  }
+  ck root;
+  memset(&root, 0, sizeof root);
+  root.dc = dc;
+  root.a = a;
+  root.m = m;
+  if (check_function(&root, f, param_types, f->loc)) return dc->code;
+  udf_type r = base(f->result);
+  if (!(r == UDF_TY_NONE || r == UDF_TY_STR || r == UDF_TY_INT || r == UDF_TY_FLOAT ||
+        r == UDF_TY_BOOL))
+    return udf_diag_error(dc, NRT_EUNSUPPORTED, f->loc,
+                          "unsupported: the UDF '%s' returns a %s; it must return a str, int, "
+                          "float, bool or None",
+                          f->name, udf_type_name(f->result));
+  return NRT_OK;
+}
