@@ -1,6 +1,5 @@
 /* len, ASCII check, comparisons, `in`, concatenation and repetition (see nrt/str.h), plus the
  * code point <-> byte offset helpers every indexed operation uses. */
-#define _GNU_SOURCE /* memmem */
 #include "str/str_internal.h"
 
 int64_t nrt_str_len(const char *s, int64_t len) {
@@ -108,9 +107,7 @@ bool nrt_str_contains(const char *hay, int64_t hlen, const char *needle, int64_t
     return true;
   if (nlen > hlen)
     return false;
-  if (nlen == 1)
-    return memchr(hay, needle[0], (size_t)hlen) != NULL;
-  return memmem(hay, (size_t)hlen, needle, (size_t)nlen) != NULL;
+  return nrt_str_find_bytes(hay, hlen, needle, nlen) != NULL;
 }
 
 int nrt_str_concat(const nrt_str *a, const nrt_str *b, nrt_str *out, struct nrt_error *err) {

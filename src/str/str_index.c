@@ -93,11 +93,29 @@ static int64_t slice_walk(const char *s, int64_t len, int64_t n, int64_t start, 
       memcpy(out, s + pos, (size_t)(end - pos));
     return end - pos;
   }
+  if (step == -1) { /* reversal: code points from pos backwards */
+    int64_t end = pos + nrt_u8_seqlen((unsigned char)s[pos]);
+    if (!out) {
+      int64_t low = nrt_str_cp_offset(s, len, start - count + 1);
+      return end - low;
+    }
+    int64_t w = 0;
+    for (int64_t k = 0; k < count; k++) {
+      int64_t p = end - 1;
+      while (!nrt_u8_is_lead((unsigned char)s[p]))
+        p--;
+      for (int64_t q = p; q < end; q++)
+        out[w++] = s[q];
+      end = p;
+    }
+    return w;
+  }
   int64_t w = 0;
   for (int64_t k = 0;; k++) {
     int nb = nrt_u8_seqlen((unsigned char)s[pos]);
     if (out)
-      memcpy(out + w, s + pos, (size_t)nb);
+      for (int q = 0; q < nb; q++)
+        out[w + q] = s[pos + q];
     w += nb;
     if (k + 1 == count)
       break;

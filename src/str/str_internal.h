@@ -122,8 +122,22 @@ static inline int nrt_word_leads(uint64_t w) {
   return 8 - __builtin_popcountll(cont);
 }
 
+/* True when some byte of w is below n (n <= 128) or is not ASCII: the word may hold a
+ * whitespace or line-boundary character (all ASCII ones are below 0x21). */
+static inline bool nrt_word_maybe_special(uint64_t w, unsigned n) {
+  uint64_t below = (w - 0x0101010101010101ULL * n) & ~w & NRT_HIGH_BITS;
+  return (below | (w & NRT_HIGH_BITS)) != 0;
+}
+
 /* Byte offset of code point number idx of s (len if idx >= the count). */
 NRT_STR_HIDDEN int64_t nrt_str_cp_offset(const char *s, int64_t len, int64_t idx);
+
+/* First / last occurrence of sub[0..sublen) in hay[0..hlen) (bytes), or NULL. An empty sub
+ * is found at the start / at the end. */
+NRT_STR_HIDDEN const char *nrt_str_find_bytes(const char *hay, int64_t hlen, const char *sub,
+                                              int64_t sublen);
+NRT_STR_HIDDEN const char *nrt_str_rfind_bytes(const char *hay, int64_t hlen, const char *sub,
+                                               int64_t sublen);
 
 /* The selection s[start:end] of the search methods (Python's ADJUST_INDICES): byte range
  * [b0, b1), code point index c0 of b0. Returns false when start is beyond end (nothing to

@@ -1,14 +1,5 @@
 /* str.replace(old, new, count) (see nrt/str.h). */
-#define _GNU_SOURCE /* memmem */
 #include "str/str_internal.h"
-
-static const char *find_bytes(const char *hay, int64_t hlen, const char *sub, int64_t sublen) {
-  if (sublen > hlen)
-    return NULL;
-  if (sublen == 1)
-    return (const char *)memchr(hay, sub[0], (size_t)hlen);
-  return (const char *)memmem(hay, (size_t)hlen, sub, (size_t)sublen);
-}
 
 /* Number of replacements made (old non-empty: non-overlapping matches, at most count). */
 static int64_t replacements(const char *s, int64_t len, const char *old_s, int64_t oldlen,
@@ -20,7 +11,7 @@ static int64_t replacements(const char *s, int64_t len, const char *old_s, int64
   int64_t k = 0;
   const char *p = s, *e = s + len;
   while (k < count) {
-    const char *m = find_bytes(p, e - p, old_s, oldlen);
+    const char *m = nrt_str_find_bytes(p, e - p, old_s, oldlen);
     if (!m)
       break;
     k++;
@@ -60,7 +51,7 @@ int64_t nrt_str_replace_into(const char *s, int64_t len, const char *old_s, int6
     }
   } else {
     for (int64_t k = 0; k < count; k++) {
-      const char *m = find_bytes(p, e - p, old_s, oldlen);
+      const char *m = nrt_str_find_bytes(p, e - p, old_s, oldlen);
       if (!m)
         break;
       memcpy(w, p, (size_t)(m - p));

@@ -5,22 +5,31 @@
 #define _GNU_SOURCE /* memmem, memrchr */
 #include "str/str_internal.h"
 
-static const char *forward_search(const char *hay, int64_t hlen, const char *sub,
-                                  int64_t sublen) {
-  if (sublen > hlen)
-    return NULL;
-  if (sublen == 1)
-    return (const char *)memchr(hay, sub[0], (size_t)hlen);
-  return (const char *)memmem(hay, (size_t)hlen, sub, (size_t)sublen);
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+/* Needles longer than this go to glibc's memmem (linear time whatever the input); shorter
+ * ones use the first/last byte filter below, whose verification costs at most this much per
+ * candidate position. */
+#define FILTER_MAX_NEEDLE 32
+
+/* Naive search over a short stretch: memchr on the first byte, then compare. */
+static const char *scan_forward(const char *hay, int64_t hlen, const char *sub, int64_t sublen) {
+  const char *p = hay, *last = hay + hlen - sublen;
+  while (p <= last) {
+    p = (const char *)memchr(p, sub[0], (size_t)(last - p) + 1);
+    if (!p)
+      return NULL;
+    if (memcmp(p + 1, sub + 1, (size_t)sublen - 1) == 0)
+      return p;
+    p++;
+  }
+  return NULL;
 }
 
-/* Last occurrence of sub (sublen >= 1) in hay. */
-static const char *reverse_search(const char *hay, int64_t hlen, const char *sub,
-                                  int64_t sublen) {
-  if (sublen > hlen)
-    return NULL;
-  if (sublen == 1)
-    return (const char *)memrchr(hay, sub[0], (size_t)hlen);
+static const char *scan_backward(const char *hay, int64_t hlen, const char *sub,
+                                 int64_t sublen) {
   int64_t last = hlen - sublen; /* last possible start */
   while (last >= 0) {
     const char *p = (const char *)memrchr(hay, sub[0], (size_t)last + 1);
@@ -33,6 +42,65 @@ static const char *reverse_search(const char *hay, int64_t hlen, const char *sub
   return NULL;
 }
 
+const char *nrt_str_find_bytes(const char *hay, int64_t hlen, const char *sub, int64_t sublen) {
+  if (sublen > hlen)
+    return NULL;
+  if (sublen == 1)
+    return (const char *)memchr(hay, sub[0], (size_t)hlen);
+  if (sublen == 0)
+    return hay;
+  if (sublen > FILTER_MAX_NEEDLE)
+    return (const char *)memmem(hay, (size_t)hlen, sub, (size_t)sublen);
+  int64_t i = 0;
+#if defined(__SSE2__)
+  /* 16 candidate positions at a time: first and last needle bytes both match. */
+  const __m128i first = _mm_set1_epi8(sub[0]), lastb = _mm_set1_epi8(sub[sublen - 1]);
+  for (; i + sublen - 1 + 16 <= hlen; i += 16) {
+    __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(hay + i));
+    __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(hay + i + sublen - 1));
+    unsigned mask = (unsigned)_mm_movemask_epi8(
+        _mm_and_si128(_mm_cmpeq_epi8(a, first), _mm_cmpeq_epi8(b, lastb)));
+    while (mask) {
+      int bit = __builtin_ctz(mask);
+      if (memcmp(hay + i + bit + 1, sub + 1, (size_t)sublen - 2) == 0)
+        return hay + i + bit;
+      mask &= mask - 1;
+    }
+  }
+#endif
+  return scan_forward(hay + i, hlen - i, sub, sublen);
+}
+
+const char *nrt_str_rfind_bytes(const char *hay, int64_t hlen, const char *sub,
+                                int64_t sublen) {
+  if (sublen > hlen)
+    return NULL;
+  if (sublen == 1)
+    return (const char *)memrchr(hay, sub[0], (size_t)hlen);
+  if (sublen == 0)
+    return hay + hlen;
+  if (sublen > FILTER_MAX_NEEDLE)
+    return scan_backward(hay, hlen, sub, sublen);
+  int64_t end = hlen - sublen + 1; /* candidate starts are [0, end) */
+#if defined(__SSE2__)
+  const __m128i first = _mm_set1_epi8(sub[0]), lastb = _mm_set1_epi8(sub[sublen - 1]);
+  for (; end >= 16; end -= 16) {
+    int64_t i = end - 16;
+    __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(hay + i));
+    __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(hay + i + sublen - 1));
+    unsigned mask = (unsigned)_mm_movemask_epi8(
+        _mm_and_si128(_mm_cmpeq_epi8(a, first), _mm_cmpeq_epi8(b, lastb)));
+    while (mask) {
+      int bit = 31 - __builtin_clz(mask);
+      if (memcmp(hay + i + bit + 1, sub + 1, (size_t)sublen - 2) == 0)
+        return hay + i + bit;
+      mask &= ~(1u << bit);
+    }
+  }
+#endif
+  return scan_backward(hay, end + sublen - 1, sub, sublen);
+}
+
 int64_t nrt_str_find(const char *s, int64_t len, const char *sub, int64_t sublen,
                      int64_t start, int64_t end) {
   struct nrt_str_span sp;
@@ -40,7 +108,7 @@ int64_t nrt_str_find(const char *s, int64_t len, const char *sub, int64_t sublen
     return -1;
   if (sublen == 0)
     return sp.c0;
-  const char *p = forward_search(s + sp.b0, sp.b1 - sp.b0, sub, sublen);
+  const char *p = nrt_str_find_bytes(s + sp.b0, sp.b1 - sp.b0, sub, sublen);
   if (!p)
     return -1;
   return sp.c0 + nrt_str_len(s + sp.b0, p - (s + sp.b0));
@@ -53,7 +121,7 @@ int64_t nrt_str_rfind(const char *s, int64_t len, const char *sub, int64_t suble
     return -1;
   if (sublen == 0)
     return sp.c0 + nrt_str_len(s + sp.b0, sp.b1 - sp.b0);
-  const char *p = reverse_search(s + sp.b0, sp.b1 - sp.b0, sub, sublen);
+  const char *p = nrt_str_rfind_bytes(s + sp.b0, sp.b1 - sp.b0, sub, sublen);
   if (!p)
     return -1;
   return sp.c0 + nrt_str_len(s + sp.b0, p - (s + sp.b0));
@@ -86,7 +154,7 @@ int64_t nrt_str_count(const char *s, int64_t len, const char *sub, int64_t suble
     return nrt_str_len(hay, hlen) + 1;
   int64_t n = 0;
   for (;;) {
-    const char *p = forward_search(hay, hlen, sub, sublen);
+    const char *p = nrt_str_find_bytes(hay, hlen, sub, sublen);
     if (!p)
       return n;
     n++;

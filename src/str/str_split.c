@@ -2,7 +2,6 @@
  * One walker per operation reports the pieces through an emitter: the kernels collect byte
  * ranges, the managed forms count the pieces (so the list is allocated once, at its final
  * size) and then append the strings. */
-#define _GNU_SOURCE /* memmem, memrchr */
 #include "nrt/unicode.h"
 #include "str/str_internal.h"
 
@@ -56,31 +55,6 @@ static bool is_space_before(const char *s, int64_t end, int *n) {
   return nrt_str_is_space_cp(nrt_u8_dec_back(s, end, n));
 }
 
-static const char *find_bytes(const char *hay, int64_t hlen, const char *sub, int64_t sublen) {
-  if (sublen > hlen)
-    return NULL;
-  if (sublen == 1)
-    return (const char *)memchr(hay, sub[0], (size_t)hlen);
-  return (const char *)memmem(hay, (size_t)hlen, sub, (size_t)sublen);
-}
-
-static const char *rfind_bytes(const char *hay, int64_t hlen, const char *sub, int64_t sublen) {
-  if (sublen > hlen)
-    return NULL;
-  if (sublen == 1)
-    return (const char *)memrchr(hay, sub[0], (size_t)hlen);
-  int64_t last = hlen - sublen;
-  while (last >= 0) {
-    const char *p = (const char *)memrchr(hay, sub[0], (size_t)last + 1);
-    if (!p)
-      return NULL;
-    if (memcmp(p + 1, sub + 1, (size_t)sublen - 1) == 0)
-      return p;
-    last = p - hay - 1;
-  }
-  return NULL;
-}
-
 static int walk_split(const char *s, int64_t len, const char *sep, int64_t seplen,
                       int64_t maxsplit, struct emitter *e) {
   int rc;
@@ -95,6 +69,8 @@ static int walk_split(const char *s, int64_t len, const char *sep, int64_t seple
       if (i == len)
         break;
       int64_t j = i;
+      while (i + 8 <= len && !nrt_word_maybe_special(nrt_load64(s + i), 0x21))
+        i += 8; /* eight ASCII non-space bytes */
       while (i < len && !is_space_at(s, i, &n))
         i += n;
       if ((rc = e->emit(e, j, i)) != NRT_OK)
@@ -109,7 +85,7 @@ static int walk_split(const char *s, int64_t len, const char *sep, int64_t seple
     return NRT_OK;
   }
   while (maxsplit-- > 0) {
-    const char *p = find_bytes(s + i, len - i, sep, seplen);
+    const char *p = nrt_str_find_bytes(s + i, len - i, sep, seplen);
     if (!p)
       break;
     if ((rc = e->emit(e, i, p - s)) != NRT_OK)
@@ -134,6 +110,8 @@ static int walk_rsplit(const char *s, int64_t len, const char *sep, int64_t sepl
       if (i == 0)
         break;
       int64_t j = i;
+      while (i >= 8 && !nrt_word_maybe_special(nrt_load64(s + i - 8), 0x21))
+        i -= 8;
       while (i > 0 && !is_space_before(s, i, &n))
         i -= n;
       if ((rc = e->emit(e, i, j)) != NRT_OK)
@@ -148,7 +126,7 @@ static int walk_rsplit(const char *s, int64_t len, const char *sep, int64_t sepl
     return NRT_OK;
   }
   while (maxsplit-- > 0) {
-    const char *p = rfind_bytes(s, i, sep, seplen);
+    const char *p = nrt_str_rfind_bytes(s, i, sep, seplen);
     if (!p)
       break;
     if ((rc = e->emit(e, (p - s) + seplen, i)) != NRT_OK)
@@ -176,8 +154,13 @@ static int walk_splitlines(const char *s, int64_t len, bool keepends, struct emi
   while (i < len) {
     int64_t j = i;
     int brk = 0;
-    while (i < len && (brk = line_break_at(s, len, i)) == 0)
+    for (;;) {
+      while (i + 8 <= len && !nrt_word_maybe_special(nrt_load64(s + i), 0x1F))
+        i += 8; /* no line boundary among eight ASCII bytes */
+      if (i >= len || (brk = line_break_at(s, len, i)) != 0)
+        break;
       i += nrt_u8_seqlen((unsigned char)s[i]);
+    }
     int64_t eol = i;
     if (i < len)
       i += brk;
@@ -231,37 +214,72 @@ int64_t nrt_str_splitlines_ranges(const char *s, int64_t len, bool keepends, int
 
 enum split_kind { SPLIT, RSPLIT, SPLITLINES };
 
-/* Counts the pieces, allocates the list at that size, then fills it. */
+/* Pieces remembered by the counting pass, so short strings are walked only once. */
+#define SPLIT_STACK_PIECES 64
+
+static int emit_count_keep(struct emitter *e, int64_t b, int64_t end) {
+  if (e->count < SPLIT_STACK_PIECES) {
+    e->ranges[2 * e->count] = b;
+    e->ranges[2 * e->count + 1] = end;
+  }
+  e->count++;
+  return NRT_OK;
+}
+
+static int walk(enum split_kind kind, const nrt_str *s, const char *sep, int64_t seplen,
+                int64_t maxsplit, bool keepends, struct emitter *e) {
+  return kind == SPLIT    ? walk_split(s->data, s->len, sep, seplen, maxsplit, e)
+         : kind == RSPLIT ? walk_rsplit(s->data, s->len, sep, seplen, maxsplit, e)
+                          : walk_splitlines(s->data, s->len, keepends, e);
+}
+
+/* Counts the pieces (remembering the first ones), allocates the list at its final size, then
+ * fills it: from the remembered ranges, or by walking again for strings with many pieces. */
 static int build_list(enum split_kind kind, const nrt_str *s, const char *sep, int64_t seplen,
                       int64_t maxsplit, bool keepends, nrt_str_list **out,
                       struct nrt_error *err) {
+  int64_t ranges[2 * SPLIT_STACK_PIECES];
   struct emitter e;
-  for (int pass = 0; pass < 2; pass++) {
+  memset(&e, 0, sizeof e);
+  e.emit = emit_count_keep;
+  e.ranges = ranges;
+  walk(kind, s, sep, seplen, maxsplit, keepends, &e);
+  int64_t count = e.count;
+  int rc = nrt_str_list_new(count, out, err);
+  if (rc != NRT_OK)
+    return rc;
+  nrt_str_list *list = *out;
+  if (count <= SPLIT_STACK_PIECES) {
+    /* rsplit reported its pieces last to first: take them backwards. */
+    for (int64_t k = 0; k < count && rc == NRT_OK; k++) {
+      int64_t i = kind == RSPLIT ? count - 1 - k : k;
+      nrt_str piece;
+      rc = nrt_str_result_sub(s, s->data + ranges[2 * i], ranges[2 * i + 1] - ranges[2 * i],
+                              &piece, err);
+      if (rc == NRT_OK)
+        list->items[list->len++] = piece; /* within capacity */
+    }
+  } else {
     memset(&e, 0, sizeof e);
-    e.emit = pass == 0 ? emit_count : emit_string;
+    e.emit = emit_string;
     e.src = s;
-    e.list = *out;
+    e.list = list;
     e.err = err;
-    int rc = kind == SPLIT    ? walk_split(s->data, s->len, sep, seplen, maxsplit, &e)
-             : kind == RSPLIT ? walk_rsplit(s->data, s->len, sep, seplen, maxsplit, &e)
-                              : walk_splitlines(s->data, s->len, keepends, &e);
-    if (rc == NRT_OK && pass == 0)
-      rc = nrt_str_list_new(e.count, out, err);
-    if (rc != NRT_OK) {
-      nrt_str_list_release(*out);
-      *out = NULL;
-      return rc;
+    rc = walk(kind, s, sep, seplen, maxsplit, keepends, &e);
+    if (rc == NRT_OK && kind == RSPLIT) {
+      nrt_str *it = list->items;
+      for (int64_t a = 0, b = list->len - 1; a < b; a++, b--) {
+        nrt_str t = it[a];
+        it[a] = it[b];
+        it[b] = t;
+      }
     }
   }
-  if (kind == RSPLIT) {
-    nrt_str *it = (*out)->items;
-    for (int64_t a = 0, b = (*out)->len - 1; a < b; a++, b--) {
-      nrt_str t = it[a];
-      it[a] = it[b];
-      it[b] = t;
-    }
+  if (rc != NRT_OK) {
+    nrt_str_list_release(list);
+    *out = NULL;
   }
-  return NRT_OK;
+  return rc;
 }
 
 static int check_sep(const nrt_str *sep, nrt_str_list **out, struct nrt_error *err) {
@@ -333,7 +351,7 @@ int nrt_str_partition(const nrt_str *s, const nrt_str *sep, nrt_str_list **out,
   int rc = check_sep(sep, out, err);
   if (rc != NRT_OK)
     return rc;
-  const char *p = find_bytes(s->data, s->len, sep->data, sep->len);
+  const char *p = nrt_str_find_bytes(s->data, s->len, sep->data, sep->len);
   return triple(s, sep, p ? p - s->data : -1, out, err);
 }
 
@@ -342,7 +360,7 @@ int nrt_str_rpartition(const nrt_str *s, const nrt_str *sep, nrt_str_list **out,
   int rc = check_sep(sep, out, err);
   if (rc != NRT_OK)
     return rc;
-  const char *p = rfind_bytes(s->data, s->len, sep->data, sep->len);
+  const char *p = nrt_str_rfind_bytes(s->data, s->len, sep->data, sep->len);
   return triple(s, sep, p ? p - s->data : -2, out, err);
 }
 

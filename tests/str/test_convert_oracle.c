@@ -101,9 +101,8 @@ static void compare(const char *line, char *expected, const struct got *g, const
   }
 }
 
-static void run_case(char *line) {
-  char copy[16384];
-  snprintf(copy, sizeof copy, "%s", line);
+static void run_case(char *line, char *copy) {
+  strcpy(copy, line);
   char *fields[8];
   int nf = 0;
   for (char *tok = line; tok && nf < 8;) { /* split at tabs, keeping empty fields */
@@ -252,12 +251,9 @@ int main(int argc, char **argv) {
   while ((got = getline(&line, &cap, p)) > 0) {
     if (line[got - 1] == '\n')
       line[got - 1] = '\0';
-    if (got > 16000) {
-      fprintf(stderr, "oracle line too long\n");
-      mismatches++;
-      continue;
-    }
-    run_case(line);
+    char *copy = malloc((size_t)got + 1);
+    run_case(line, copy);
+    free(copy);
     cases++;
   }
   free(line);

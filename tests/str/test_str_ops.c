@@ -172,6 +172,43 @@ static void test_search(void) {
   CHECK(nrt_str_endswith_any(s, 6, tuple, 2, N, N));
 }
 
+/* Naive byte search, for the long-haystack paths (SSE2 filter, memmem for long needles). */
+static int64_t naive_find(const char *h, int64_t hl, const char *n, int64_t nl, int rev) {
+  int64_t best = -1;
+  for (int64_t i = 0; i + nl <= hl; i++)
+    if (memcmp(h + i, n, (size_t)nl) == 0) {
+      best = i;
+      if (!rev)
+        break;
+    }
+  return best;
+}
+
+static void test_search_long(void) {
+  static char hay[700], needle[50];
+  uint64_t x = 12345;
+  int bad = 0;
+  for (int trial = 0; trial < 3000; trial++) {
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    int hl = (int)((x >> 33) % 700), nl = 1 + (int)((x >> 20) % 45);
+    int alpha = 2 + (int)((x >> 10) % 3); /* tiny alphabets: many near-matches */
+    for (int i = 0; i < hl; i++) {
+      x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+      hay[i] = (char)('a' + (x >> 40) % (uint64_t)alpha);
+    }
+    for (int i = 0; i < nl; i++) {
+      x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+      needle[i] = (char)('a' + (x >> 40) % (uint64_t)alpha);
+    }
+    if (trial % 3 == 0 && hl > nl) /* plant the needle */
+      memcpy(hay + (x >> 7) % (uint64_t)(hl - nl + 1), needle, (size_t)nl);
+    bad += nrt_str_find(hay, hl, needle, nl, N, N) != naive_find(hay, hl, needle, nl, 0);
+    bad += nrt_str_rfind(hay, hl, needle, nl, N, N) != naive_find(hay, hl, needle, nl, 1);
+    bad += nrt_str_contains(hay, hl, needle, nl) != (naive_find(hay, hl, needle, nl, 0) >= 0);
+  }
+  CHECK_EQ_INT(bad, 0);
+}
+
 static void test_replace(void) {
   nrt_str s = V("abcabc"), r;
   nrt_str a = V("a"), x = V("XY"), e = nrt_str_empty(), dash = V("-");
@@ -356,6 +393,7 @@ int main(void) {
   test_concat_repeat();
   test_index_slice();
   test_search();
+  test_search_long();
   test_replace();
   test_strip();
   test_split();
