@@ -1,0 +1,560 @@
+/* Lowering of a checked UDF module to LLVM IR: functions, variables, statements, loops and
+ * the row-function wrapper (see codegen.h for the representation and the refcount rule). */
+#include <stdio.h>
+#include <string.h>
+
+#include "nrt/exec.h"
+#include "nrt/str.h"
+#include "udf/codegen_internal.h"
+
+/* ------------------------------------------------------------------ variables */
+
+LLVMValueRef cg_null_value(cg *c, udf_type t) {
+  /* str: data NULL; list: NULL MemInfo; scalars: present flag 0. All zero. */
+  return LLVMConstNull(cg_llty(c, t));
+}
+
+void cg_bind(cg *c, const udf_var *var, cg_val v) {
+  v = cg_coerce(c, v, var->type);
+  LLVMValueRef slot = c->vars[var->index];
+  cg_val old = {NULL, var->type, false};
+  if (cg_is_refcounted(var->type)) {
+    old.v = LLVMBuildLoad2(c->b, cg_llty(c, var->type), slot, var->name);
+    cg_incref(c, v);
+  }
+  LLVMBuildStore(c->b, v.v, slot);
+  if (cg_is_refcounted(var->type))
+    cg_decref(c, old);
+  if (c->bound[var->index])
+    LLVMBuildStore(c->b, LLVMConstInt(c->i1, 1, 0), c->bound[var->index]);
+}
+
+cg_val cg_read_var(cg *c, const udf_var *var, bool check_bound, udf_loc loc) {
+  (void)loc;
+  if (check_bound && c->bound[var->index]) {
+    LLVMValueRef set = LLVMBuildLoad2(c->b, c->i1, c->bound[var->index], "bound");
+    char msg[200];
+    snprintf(msg, sizeof msg,
+             "cannot access local variable '%s' where it is not associated with a value",
+             var->name);
+    cg_check_bool_fail(c, LLVMBuildNot(c->b, set, ""), NRT_EVALUE, msg);
+  }
+  cg_val v = {LLVMBuildLoad2(c->b, cg_llty(c, var->type), c->vars[var->index], var->name),
+              var->type, false};
+  return v;
+}
+
+/* ------------------------------------------------------------------ iteration */
+
+void cg_iter_begin(cg *c, cg_iter *it, const udf_expr *iter) {
+  memset(it, 0, sizeof *it);
+  it->kind = udf_type_base(iter->type);
+  it->pos = cg_alloca(c, c->i64, "it.pos");
+  if (it->kind == UDF_TY_RANGE) {
+    /* range(...) is a builtin call with 1 to 3 int arguments. */
+    const udf_expr *call = iter;
+    LLVMValueRef a[3];
+    int n = call->u.call.ncargs;
+    for (int i = 0; i < n && i < 3; i++) {
+      cg_val v = cg_expr(c, call->u.call.cargs[i]);
+      a[i] = v.v;
+    }
+    LLVMValueRef start = n >= 2 ? a[0] : cg_i64(c, 0);
+    it->stop = n >= 2 ? a[1] : a[0];
+    it->step = n >= 3 ? a[2] : cg_i64(c, 1);
+    if (n >= 3)
+      cg_check_bool_fail(c, LLVMBuildICmp(c->b, LLVMIntEQ, it->step, cg_i64(c, 0), ""),
+                         NRT_EVALUE, "range() arg 3 must not be zero");
+    LLVMBuildStore(c->b, start, it->pos);
+  } else {
+    /* Python's iterator holds a reference to the iterable for the whole loop. */
+    it->iterable = cg_owned(c, cg_expr(c, iter));
+    LLVMBuildStore(c->b, cg_i64(c, 0), it->pos);
+  }
+  it->head = cg_block(c, "for.head");
+  it->body = cg_block(c, "for.body");
+  it->next = cg_block(c, "for.next");
+  it->done = cg_block(c, "for.done");
+  cg_goto(c, it->head);
+  cg_at(c, it->head);
+}
+
+void cg_iter_next(cg *c, cg_iter *it, const udf_var *var) {
+  LLVMValueRef pos = LLVMBuildLoad2(c->b, c->i64, it->pos, "pos");
+  if (it->kind == UDF_TY_RANGE) {
+    LLVMValueRef up = LLVMBuildICmp(c->b, LLVMIntSLT, pos, it->stop, "");
+    LLVMValueRef down = LLVMBuildICmp(c->b, LLVMIntSGT, pos, it->stop, "");
+    LLVMValueRef pos_step = LLVMBuildICmp(c->b, LLVMIntSGT, it->step, cg_i64(c, 0), "");
+    LLVMValueRef more = LLVMBuildSelect(c->b, pos_step, up, down, "more");
+    LLVMBuildCondBr(c->b, more, it->body, it->done);
+    cg_at(c, it->body);
+    cg_val v = {pos, UDF_TY_INT, false};
+    cg_bind(c, var, v);
+    /* The next value; an overflowing step ends the loop (the range is exhausted). */
+    LLVMTypeRef pt[2] = {c->i64, c->i64};
+    LLVMValueRef args[2] = {pos, it->step};
+    LLVMTypeRef rt[2] = {c->i64, c->i1};
+    LLVMValueRef r = cg_intrinsic(c, "llvm.sadd.with.overflow.i64",
+                                  LLVMStructTypeInContext(c->ctx, rt, 2, 0), pt, 2, args, 2);
+    LLVMValueRef nxt = LLVMBuildExtractValue(c->b, r, 0, "");
+    LLVMValueRef ovf = LLVMBuildExtractValue(c->b, r, 1, "");
+    nxt = LLVMBuildSelect(c->b, ovf, it->stop, nxt, "");
+    LLVMBuildStore(c->b, nxt, it->pos);
+    return;
+  }
+  if (it->kind == UDF_TY_STR) {
+    LLVMValueRef s = it->iterable.v;
+    LLVMValueRef len = cg_str_len(c, s);
+    LLVMValueRef more = LLVMBuildICmp(c->b, LLVMIntSLT, pos, len, "more");
+    LLVMBuildCondBr(c->b, more, it->body, it->done);
+    cg_at(c, it->body);
+    /* The character at byte offset pos: a view of a borrowed string, else a new string. */
+    LLVMValueRef out = cg_out_str(c);
+    LLVMValueRef nbp = cg_alloca(c, c->i64, "nb");
+    LLVMValueRef args[7] = {c->err, cg_str_mi(c, s), cg_str_data(c, s), len, pos, nbp, out};
+    cg_check(c, cg_call(c, "nrt_udf_rt_char_at", "i:pppllLs", args, 7));
+    LLVMValueRef nb = LLVMBuildLoad2(c->b, c->i64, nbp, "");
+    cg_val ch = {cg_load_str(c, out), UDF_TY_STR, false};
+    cg_push_temp(c, &ch);
+    LLVMBuildStore(c->b, LLVMBuildAdd(c->b, pos, nb, ""), it->pos);
+    cg_bind(c, var, ch);
+    cg_release(c, ch);
+    return;
+  }
+  LLVMValueRef list = it->iterable.v;
+  LLVMValueRef more = LLVMBuildICmp(c->b, LLVMIntSLT, pos, cg_list_len(c, list), "more");
+  LLVMBuildCondBr(c->b, more, it->body, it->done);
+  cg_at(c, it->body);
+  cg_val item = {cg_list_item(c, list, pos), UDF_TY_STR, false};
+  LLVMBuildStore(c->b, LLVMBuildAdd(c->b, pos, cg_i64(c, 1), ""), it->pos);
+  cg_bind(c, var, item);
+}
+
+/* ------------------------------------------------------------------ statements */
+
+static void emit_stmt(cg *c, const udf_stmt *s);
+
+void cg_stmts(cg *c, const udf_block *blk) {
+  for (int i = 0; i < blk->n && !c->failed; i++)
+    emit_stmt(c, blk->items[i]);
+}
+
+static void emit_return(cg *c, const udf_expr *value) {
+  udf_type rt = c->fn->result;
+  if (udf_type_base(rt) != UDF_TY_NONE) {
+    cg_val v;
+    if (value) {
+      v = cg_coerce(c, cg_expr(c, value), rt);
+    } else {
+      v.v = cg_null_value(c, rt);
+      v.type = rt;
+      v.temp = false;
+    }
+    /* The result owns a reference: take the temp's over, or a new one. */
+    if (v.temp)
+      cg_drop_temp(c, v);
+    else
+      cg_incref(c, v);
+    LLVMBuildStore(c->b, v.v, c->result);
+  } else if (value) {
+    cg_release(c, cg_expr(c, value));
+  }
+  cg_release_temps_above(c, 0);
+  cg_leave(c, cg_i32(c, NRT_OK));
+  cg_at(c, cg_block(c, "after.return"));
+}
+
+/* Assignment of a tuple display to a tuple of names: every item first, then the targets. */
+static void assign_unpack(cg *c, const udf_expr *target, const udf_expr *value) {
+  int n = target->u.seq.n;
+  if (value->kind == UDF_E_TUPLE && value->u.seq.n == n) {
+    cg_val vals[64];
+    if (n > 64) {
+      cg_fail(c, "tuple of more than 64 items");
+      return;
+    }
+    for (int i = 0; i < n; i++)
+      vals[i] = cg_expr(c, value->u.seq.items[i]);
+    for (int i = 0; i < n; i++)
+      cg_bind(c, target->u.seq.items[i]->u.name.var, vals[i]);
+    for (int i = n - 1; i >= 0; i--)
+      cg_release(c, vals[i]);
+    return;
+  }
+  cg_val list = cg_expr(c, value);
+  LLVMValueRef len = cg_list_len(c, list.v);
+  LLVMValueRef args[3] = {c->err, len, cg_i64(c, n)};
+  cg_check(c, cg_call(c, "nrt_udf_rt_unpack_check", "i:pll", args, 3));
+  for (int i = 0; i < n; i++) {
+    cg_val item = {cg_list_item(c, list.v, cg_i64(c, i)), UDF_TY_STR, false};
+    cg_bind(c, target->u.seq.items[i]->u.name.var, item);
+  }
+  cg_release(c, list);
+}
+
+static cg_val binop_values(cg *c, udf_binop op, cg_val l, cg_val r, udf_type type);
+
+static void emit_stmt(cg *c, const udf_stmt *s) {
+  switch (s->kind) {
+  case UDF_S_PASS:
+    return;
+  case UDF_S_EXPR:
+    if (s->u.expr->kind == UDF_E_STR)
+      return; /* docstring */
+    cg_release(c, cg_expr(c, s->u.expr));
+    return;
+  case UDF_S_ASSIGN: {
+    bool display_unpack = s->u.assign.ntargets == 1 &&
+                          s->u.assign.targets[0]->kind == UDF_E_TUPLE &&
+                          s->u.assign.value->kind == UDF_E_TUPLE;
+    if (display_unpack) {
+      assign_unpack(c, s->u.assign.targets[0], s->u.assign.value);
+      return;
+    }
+    cg_val v = cg_expr(c, s->u.assign.value);
+    for (int i = 0; i < s->u.assign.ntargets; i++) {
+      const udf_expr *t = s->u.assign.targets[i];
+      if (t->kind == UDF_E_NAME) {
+        cg_bind(c, t->u.name.var, v);
+      } else {
+        /* Unpacking a runtime tuple/list of str. */
+        LLVMValueRef len = cg_list_len(c, v.v);
+        LLVMValueRef args[3] = {c->err, len, cg_i64(c, t->u.seq.n)};
+        cg_check(c, cg_call(c, "nrt_udf_rt_unpack_check", "i:pll", args, 3));
+        for (int k = 0; k < t->u.seq.n; k++) {
+          cg_val item = {cg_list_item(c, v.v, cg_i64(c, k)), UDF_TY_STR, false};
+          cg_bind(c, t->u.seq.items[k]->u.name.var, item);
+        }
+      }
+    }
+    cg_release(c, v);
+    return;
+  }
+  case UDF_S_AUGASSIGN: {
+    const udf_expr *t = s->u.augassign.target;
+    cg_val cur = cg_read_var(c, t->u.name.var, t->u.name.check_bound, t->loc);
+    cg_val r = cg_expr(c, s->u.augassign.value);
+    cg_val v = binop_values(c, s->u.augassign.op, cur, r, t->u.name.var->type);
+    cg_release(c, r);
+    cg_bind(c, t->u.name.var, v);
+    cg_release(c, v);
+    return;
+  }
+  case UDF_S_IF: {
+    LLVMValueRef cond = cg_expr(c, s->u.if_.test).v;
+    LLVMBasicBlockRef then = cg_block(c, "if.then"), els = cg_block(c, "if.else"),
+                      end = cg_block(c, "if.end");
+    LLVMBuildCondBr(c->b, cond, then, els);
+    cg_at(c, then);
+    cg_stmts(c, &s->u.if_.body);
+    cg_goto(c, end);
+    cg_at(c, els);
+    cg_stmts(c, &s->u.if_.orelse);
+    cg_goto(c, end);
+    cg_at(c, end);
+    return;
+  }
+  case UDF_S_WHILE: {
+    LLVMBasicBlockRef head = cg_block(c, "while.head"), body = cg_block(c, "while.body"),
+                      els = cg_block(c, "while.else"), end = cg_block(c, "while.end");
+    cg_goto(c, head);
+    cg_at(c, head);
+    LLVMValueRef cond = cg_expr(c, s->u.while_.test).v;
+    LLVMBuildCondBr(c->b, cond, body, els);
+    cg_at(c, body);
+    if (c->nloops >= CG_MAX_LOOPS) {
+      cg_fail(c, "loops nested deeper than %d", CG_MAX_LOOPS);
+      return;
+    }
+    c->loops[c->nloops++] = (cg_loop){end, head, c->ntemps};
+    cg_stmts(c, &s->u.while_.body);
+    c->nloops--;
+    cg_goto(c, head);
+    cg_at(c, els);
+    cg_stmts(c, &s->u.while_.orelse);
+    cg_goto(c, end);
+    cg_at(c, end);
+    return;
+  }
+  case UDF_S_FOR: {
+    cg_iter it;
+    cg_iter_begin(c, &it, s->u.for_.iter);
+    cg_iter_next(c, &it, s->u.for_.target);
+    LLVMBasicBlockRef brk = cg_block(c, "for.break"), end = cg_block(c, "for.end");
+    if (c->nloops >= CG_MAX_LOOPS) {
+      cg_fail(c, "loops nested deeper than %d", CG_MAX_LOOPS);
+      return;
+    }
+    c->loops[c->nloops++] = (cg_loop){brk, it.next, c->ntemps};
+    cg_stmts(c, &s->u.for_.body);
+    c->nloops--;
+    cg_goto(c, it.next);
+    cg_at(c, it.next);
+    LLVMBuildBr(c->b, it.head);
+    /* Exhausted: drop the iterable, run the else block. break: drop it, skip the else. */
+    cg_at(c, brk);
+    if (it.iterable.temp)
+      cg_decref(c, it.iterable);
+    cg_goto(c, end);
+    cg_at(c, it.done);
+    if (it.iterable.temp)
+      cg_decref(c, it.iterable);
+    cg_drop_temp(c, it.iterable);
+    cg_stmts(c, &s->u.for_.orelse);
+    cg_goto(c, end);
+    cg_at(c, end);
+    return;
+  }
+  case UDF_S_BREAK:
+  case UDF_S_CONTINUE: {
+    if (c->nloops == 0) {
+      cg_fail(c, "'%s' outside loop", s->kind == UDF_S_BREAK ? "break" : "continue");
+      return;
+    }
+    cg_loop *l = &c->loops[c->nloops - 1];
+    LLVMBuildBr(c->b, s->kind == UDF_S_BREAK ? l->brk : l->cont);
+    cg_at(c, cg_block(c, "after.jump"));
+    return;
+  }
+  case UDF_S_RETURN:
+    emit_return(c, s->u.ret.value);
+    return;
+  }
+}
+
+/* AugAssign shares the binary operator code of expressions (codegen_expr.c). */
+cg_val cg_binop_values(cg *c, udf_binop op, cg_val l, cg_val r, udf_type type);
+static cg_val binop_values(cg *c, udf_binop op, cg_val l, cg_val r, udf_type type) {
+  return cg_binop_values(c, op, l, r, type);
+}
+
+/* ------------------------------------------------------------------ functions */
+
+static LLVMTypeRef func_type(cg *c, const udf_func *f) {
+  LLVMTypeRef params[70];
+  int np = 0;
+  params[np++] = c->ptr; /* err */
+  for (int i = 0; i < f->nparams && np < 68; i++)
+    params[np++] = cg_llty(c, f->params[i]->type);
+  params[np++] = LLVMPointerType(cg_llty(c, f->result), 0);
+  return LLVMFunctionType(c->i32, params, (unsigned)np, 0);
+}
+
+static void declare_func(cg *c, const udf_func *f) {
+  char name[300];
+  snprintf(name, sizeof name, "udf.%s", f->name);
+  LLVMValueRef fn = LLVMAddFunction(c->mod, name, func_type(c, f));
+  LLVMSetLinkage(fn, LLVMInternalLinkage);
+  c->llfuncs[f->index] = fn;
+}
+
+static void emit_func(cg *c, const udf_func *f) {
+  if (f->nparams > 64) {
+    cg_fail(c, "function %s has more than 64 parameters", f->name);
+    return;
+  }
+  c->fn = f;
+  c->llfn = c->llfuncs[f->index];
+  c->ntemps = 0;
+  c->nloops = 0;
+  c->err = LLVMGetParam(c->llfn, 0);
+  c->result = LLVMGetParam(c->llfn, (unsigned)f->nparams + 1);
+  LLVMBasicBlockRef entry = cg_block(c, "entry");
+  LLVMBasicBlockRef body = cg_block(c, "body");
+  c->exit_bb = cg_block(c, "exit");
+  cg_at(c, entry);
+  c->alloca_end = LLVMBuildBr(c->b, body);
+  cg_at(c, c->exit_bb);
+  c->exit_phi = LLVMBuildPhi(c->b, c->i32, "status");
+
+  size_t bytes = (size_t)(f->nlocals ? f->nlocals : 1) * sizeof(LLVMValueRef);
+  c->vars = nrt_allocate(bytes, c->errp);
+  c->bound = nrt_allocate(bytes, c->errp);
+  if (!c->vars || !c->bound) {
+    c->failed = 1;
+    nrt_free(c->vars, c->vars ? bytes : 0);
+    nrt_free(c->bound, c->bound ? bytes : 0);
+    c->vars = c->bound = NULL;
+    return;
+  }
+  /* Every local starts as the empty value (None / NULL MemInfo), so the exit can release all
+   * of them unconditionally. */
+  for (int i = 0; i < f->nlocals; i++) {
+    const udf_var *v = f->locals[i];
+    LLVMTypeRef t = cg_llty(c, v->type);
+    c->vars[i] = cg_alloca(c, t, v->name);
+    LLVMPositionBuilderBefore(c->ab, c->alloca_end);
+    LLVMBuildStore(c->ab, LLVMConstNull(t), c->vars[i]);
+    c->bound[i] = NULL;
+    if (v->needs_bound_flag) {
+      c->bound[i] = cg_alloca(c, c->i1, "bound");
+      LLVMPositionBuilderBefore(c->ab, c->alloca_end);
+      LLVMBuildStore(c->ab, LLVMConstInt(c->i1, v->is_param ? 1 : 0, 0), c->bound[i]);
+    }
+  }
+  cg_at(c, body);
+  /* Parameters are borrowed from the caller; binding them takes a reference. */
+  for (int i = 0; i < f->nparams; i++) {
+    cg_val p = {LLVMGetParam(c->llfn, (unsigned)i + 1), f->params[i]->type, false};
+    cg_bind(c, f->params[i], p);
+  }
+  cg_stmts(c, &f->body);
+  if (cg_open(c)) {
+    if (f->falls_off_end || udf_type_base(f->result) == UDF_TY_NONE)
+      emit_return(c, NULL);
+    else
+      LLVMBuildUnreachable(c->b);
+  }
+  /* Blocks left open after a return or jump are unreachable. */
+  if (cg_open(c))
+    LLVMBuildUnreachable(c->b);
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(c->llfn); bb; bb = LLVMGetNextBasicBlock(bb))
+    if (bb != c->exit_bb && !LLVMGetBasicBlockTerminator(bb)) {
+      cg_at(c, bb);
+      LLVMBuildUnreachable(c->b);
+    }
+  /* The exit releases every local's binding. */
+  cg_at(c, c->exit_bb);
+  for (int i = 0; i < f->nlocals; i++) {
+    const udf_var *v = f->locals[i];
+    if (!cg_is_refcounted(v->type))
+      continue;
+    cg_val val = {LLVMBuildLoad2(c->b, cg_llty(c, v->type), c->vars[i], v->name), v->type, false};
+    cg_decref(c, val);
+  }
+  LLVMBuildRet(c->b, c->exit_phi);
+  nrt_free(c->vars, bytes);
+  nrt_free(c->bound, bytes);
+  c->vars = c->bound = NULL;
+}
+
+/* i32 nrt_udf_row(i8* ctx, nrt_value* args, nrt_value* result, nrt_error* err) */
+static void emit_row(cg *c, const udf_func *f) {
+  LLVMTypeRef params[4] = {c->ptr, c->ptr, c->ptr, c->ptr};
+  LLVMTypeRef fty = LLVMFunctionType(c->i32, params, 4, 0);
+  LLVMValueRef row = LLVMAddFunction(c->mod, NRT_UDF_ROW_SYMBOL, fty);
+  c->llfn = row;
+  LLVMBasicBlockRef entry = cg_block(c, "entry");
+  cg_at(c, entry);
+  LLVMValueRef args = LLVMGetParam(row, 1), result = LLVMGetParam(row, 2);
+  LLVMValueRef callargs[70];
+  int n = 0;
+  callargs[n++] = LLVMGetParam(row, 3);
+  for (int i = 0; i < f->nparams; i++) {
+    udf_type t = udf_type_base(f->params[i]->type);
+    long long base = (long long)i * (long long)sizeof(nrt_value) + 8;
+    LLVMValueRef off = cg_i64(c, base);
+    LLVMValueRef p = LLVMBuildGEP2(c->b, c->i8, args, &off, 1, "");
+    LLVMValueRef v;
+    if (t == UDF_TY_STR) {
+      /* A borrowed view: the MemInfo is NULL by contract (known to the optimiser). */
+      LLVMValueRef off16 = cg_i64(c, base + 8), off24 = cg_i64(c, base + 16);
+      LLVMValueRef pd = LLVMBuildGEP2(c->b, c->i8, args, &off16, 1, "");
+      LLVMValueRef pl = LLVMBuildGEP2(c->b, c->i8, args, &off24, 1, "");
+      LLVMValueRef data =
+          LLVMBuildLoad2(c->b, c->ptr, LLVMBuildBitCast(c->b, pd, LLVMPointerType(c->ptr, 0), ""), "");
+      LLVMValueRef len = LLVMBuildLoad2(
+          c->b, c->i64, LLVMBuildBitCast(c->b, pl, LLVMPointerType(c->i64, 0), ""), "");
+      v = cg_str_make(c, cg_null(c), data, len);
+    } else if (t == UDF_TY_BOOL) {
+      v = cg_bool_of_c(c, LLVMBuildLoad2(c->b, c->i8, p, ""));
+    } else {
+      LLVMTypeRef lt = cg_llty(c, t);
+      v = LLVMBuildLoad2(c->b, lt, LLVMBuildBitCast(c->b, p, LLVMPointerType(lt, 0), ""), "");
+    }
+    callargs[n++] = v;
+  }
+  LLVMTypeRef rt = cg_llty(c, f->result);
+  LLVMValueRef slot = LLVMBuildAlloca(c->b, rt, "res");
+  LLVMBuildStore(c->b, LLVMConstNull(rt), slot);
+  callargs[n++] = slot;
+  LLVMValueRef st = LLVMBuildCall2(c->b, func_type(c, f), c->llfuncs[f->index], callargs,
+                                   (unsigned)n, "status");
+  LLVMBasicBlockRef ok = cg_block(c, "ok"), done = cg_block(c, "done");
+  LLVMBuildCondBr(c->b, LLVMBuildICmp(c->b, LLVMIntEQ, st, cg_i32(c, 0), ""), ok, done);
+  cg_at(c, ok);
+  udf_type b = udf_type_base(f->result);
+  LLVMValueRef kindp = LLVMBuildBitCast(c->b, result, LLVMPointerType(c->i32, 0), "");
+  LLVMValueRef off8 = cg_i64(c, 8);
+  LLVMValueRef valp = LLVMBuildGEP2(c->b, c->i8, result, &off8, 1, "");
+  LLVMValueRef r = LLVMBuildLoad2(c->b, rt, slot, "r");
+  LLVMValueRef present = LLVMConstInt(c->i1, 1, 0);
+  LLVMValueRef val = r;
+  int kind = NRT_VALUE_NULL;
+  switch (b) {
+  case UDF_TY_STR: kind = NRT_VALUE_STR; break;
+  case UDF_TY_INT: kind = NRT_VALUE_INT64; break;
+  case UDF_TY_FLOAT: kind = NRT_VALUE_FLOAT64; break;
+  case UDF_TY_BOOL: kind = NRT_VALUE_BOOL; break;
+  default: kind = NRT_VALUE_NULL; break;
+  }
+  if (kind != NRT_VALUE_NULL && udf_type_is_nullable(f->result)) {
+    if (b == UDF_TY_STR) {
+      present = LLVMBuildIsNotNull(c->b, cg_str_data(c, r), "");
+    } else {
+      present = LLVMBuildExtractValue(c->b, r, 1, "");
+      val = LLVMBuildExtractValue(c->b, r, 0, "");
+    }
+  }
+  if (kind != NRT_VALUE_NULL) {
+    LLVMBasicBlockRef store = cg_block(c, "store");
+    LLVMBuildCondBr(c->b, present, store, done);
+    cg_at(c, store);
+    LLVMBuildStore(c->b, cg_i32(c, kind), kindp);
+    if (b == UDF_TY_BOOL)
+      val = LLVMBuildZExt(c->b, val, c->i8, "");
+    LLVMTypeRef vt = LLVMTypeOf(val);
+    LLVMBuildStore(c->b, val, LLVMBuildBitCast(c->b, valp, LLVMPointerType(vt, 0), ""));
+  }
+  LLVMBuildBr(c->b, done);
+  cg_at(c, done);
+  LLVMBuildRet(c->b, st);
+}
+
+int udf_codegen(const udf_module *m, LLVMContextRef ctx, LLVMModuleRef *out,
+                struct nrt_error *err) {
+  *out = NULL;
+  cg c;
+  memset(&c, 0, sizeof c);
+  c.ctx = ctx;
+  c.m = m;
+  c.errp = err;
+  c.mod = LLVMModuleCreateWithNameInContext("udf", ctx);
+  c.b = LLVMCreateBuilderInContext(ctx);
+  c.ab = LLVMCreateBuilderInContext(ctx);
+  c.i1 = LLVMInt1TypeInContext(ctx);
+  c.i8 = LLVMInt8TypeInContext(ctx);
+  c.i32 = LLVMInt32TypeInContext(ctx);
+  c.i64 = LLVMInt64TypeInContext(ctx);
+  c.f64 = LLVMDoubleTypeInContext(ctx);
+  c.voidt = LLVMVoidTypeInContext(ctx);
+  c.ptr = LLVMPointerType(c.i8, 0);
+  c.str = LLVMStructCreateNamed(ctx, "nrt_str");
+  LLVMTypeRef f[3] = {c.ptr, c.ptr, c.i64};
+  LLVMStructSetBody(c.str, f, 3, 0);
+  c.strp = LLVMPointerType(c.str, 0);
+  size_t fbytes = (size_t)(m->nfuncs ? m->nfuncs : 1) * sizeof(LLVMValueRef);
+  c.llfuncs = nrt_allocate(fbytes, err);
+  if (!c.llfuncs) {
+    c.failed = 1;
+  } else {
+    memset(c.llfuncs, 0, fbytes);
+    for (int i = 0; i < m->nfuncs; i++)
+      if (m->funcs[i]->checked)
+        declare_func(&c, m->funcs[i]);
+    for (int i = 0; i < m->nfuncs && !c.failed; i++)
+      if (m->funcs[i]->checked)
+        emit_func(&c, m->funcs[i]);
+    if (!c.failed)
+      emit_row(&c, m->entry);
+    nrt_free(c.llfuncs, fbytes);
+  }
+  LLVMDisposeBuilder(c.b);
+  LLVMDisposeBuilder(c.ab);
+  if (c.failed) {
+    LLVMDisposeModule(c.mod);
+    return err && err->code ? err->code : NRT_EUNSUPPORTED;
+  }
+  *out = c.mod;
+  return NRT_OK;
+}

@@ -1,0 +1,134 @@
+/* State and helpers shared by the code generator's files (codegen*.c). Internal. */
+#ifndef NRT_UDF_CODEGEN_INTERNAL_H
+#define NRT_UDF_CODEGEN_INTERNAL_H
+
+#include <stdbool.h>
+
+#include "udf/codegen.h"
+
+#define CG_MAX_TEMPS 512
+#define CG_MAX_LOOPS 64
+
+/* A value produced by an expression. `temp`: the generator owns one reference to it that it
+ * must release after the last use (it is on the temp stack until then). */
+typedef struct cg_val {
+  LLVMValueRef v;
+  udf_type type;
+  bool temp;
+} cg_val;
+
+typedef struct cg_loop {
+  LLVMBasicBlockRef brk;  /* target of break */
+  LLVMBasicBlockRef cont; /* target of continue */
+  int temps;              /* temp stack depth inside the loop (its iterable included) */
+} cg_loop;
+
+typedef struct cg {
+  LLVMContextRef ctx;
+  LLVMModuleRef mod;
+  LLVMBuilderRef b;  /* the instruction builder */
+  LLVMBuilderRef ab; /* allocas and variable initialisation, in the function's first block */
+  const udf_module *m;
+  struct nrt_error *errp;
+  int failed; /* an error was recorded in errp: stop emitting */
+
+  LLVMTypeRef i1, i8, i32, i64, f64, ptr, str, strp, voidt;
+  LLVMValueRef *llfuncs; /* per udf_func (by index) */
+
+  /* The function being emitted. */
+  const udf_func *fn;
+  LLVMValueRef llfn;
+  LLVMValueRef err;    /* the error slot parameter */
+  LLVMValueRef result; /* the result pointer parameter */
+  LLVMValueRef *vars;  /* per local: its alloca */
+  LLVMValueRef *bound; /* per local: i1 "assigned" flag alloca, or NULL */
+  LLVMBasicBlockRef exit_bb;
+  LLVMValueRef exit_phi; /* i32 status */
+  LLVMValueRef alloca_end; /* the terminator of the alloca block */
+
+  LLVMValueRef temps[CG_MAX_TEMPS];    /* MemInfos of live temporaries, innermost last */
+  LLVMValueRef temp_keys[CG_MAX_TEMPS]; /* the values they were pushed for */
+  int ntemps;
+  cg_loop loops[CG_MAX_LOOPS];
+  int nloops;
+  int nlits;
+} cg;
+
+/* ---- errors of the generator itself (limits, impossible trees) */
+void cg_fail(cg *c, const char *fmt, ...) NRT_PRINTF(2, 3);
+
+/* ---- types */
+LLVMTypeRef cg_llty(cg *c, udf_type t);
+bool cg_is_refcounted(udf_type t);
+
+/* ---- blocks */
+LLVMBasicBlockRef cg_block(cg *c, const char *name);
+void cg_goto(cg *c, LLVMBasicBlockRef bb);     /* br if the current block is open */
+void cg_at(cg *c, LLVMBasicBlockRef bb);       /* position at the end of bb */
+bool cg_open(cg *c);                           /* current block has no terminator yet */
+LLVMValueRef cg_alloca(cg *c, LLVMTypeRef t, const char *name);
+
+/* ---- runtime calls. sig: "R:ARGS", one letter each: v void, i i32, l i64, d double,
+ * b C bool (i8), p i8*, s nrt_str*, L i64*, D double*, q i8** */
+LLVMValueRef cg_call(cg *c, const char *name, const char *sig, LLVMValueRef *args, int n);
+LLVMValueRef cg_intrinsic(cg *c, const char *name, LLVMTypeRef ret, LLVMTypeRef *params,
+                          int np, LLVMValueRef *args, int n);
+
+/* ---- constants and strings */
+LLVMValueRef cg_i64(cg *c, long long v);
+LLVMValueRef cg_i32(cg *c, int v);
+LLVMValueRef cg_null(cg *c);
+LLVMValueRef cg_cstr(cg *c, const char *s, size_t len); /* i8* to a private constant */
+LLVMValueRef cg_str_lit(cg *c, const char *s, int64_t len); /* borrowed %nrt_str */
+LLVMValueRef cg_str_make(cg *c, LLVMValueRef mi, LLVMValueRef data, LLVMValueRef len);
+LLVMValueRef cg_str_mi(cg *c, LLVMValueRef s);
+LLVMValueRef cg_str_data(cg *c, LLVMValueRef s);
+LLVMValueRef cg_str_len(cg *c, LLVMValueRef s);
+LLVMValueRef cg_spill(cg *c, LLVMValueRef s);      /* %nrt_str* holding s (an entry alloca) */
+LLVMValueRef cg_out_str(cg *c);                    /* fresh %nrt_str* out slot, zeroed */
+LLVMValueRef cg_load_str(cg *c, LLVMValueRef slot);
+LLVMValueRef cg_bool_of_c(cg *c, LLVMValueRef b8); /* C bool (i8) -> i1 */
+
+/* ---- reference counting */
+LLVMValueRef cg_mi(cg *c, cg_val v); /* the MemInfo a value refers to (i8*) */
+void cg_incref(cg *c, cg_val v);
+void cg_decref(cg *c, cg_val v);
+void cg_push_temp(cg *c, cg_val *v); /* marks v temp and puts it on the stack */
+void cg_drop_temp(cg *c, cg_val v);  /* removes v from the stack without a decref */
+void cg_release(cg *c, cg_val v);    /* if temp: off the stack and decref'd */
+cg_val cg_owned(cg *c, cg_val v);    /* a temp holding its own reference (increfs a non-temp) */
+void cg_release_temps_above(cg *c, int depth); /* decrefs (no pop) temps[depth..] */
+
+/* ---- status and raising */
+void cg_check(cg *c, LLVMValueRef status);   /* non-zero: release temps, leave with it */
+void cg_check_bool_fail(cg *c, LLVMValueRef failed, int code, const char *msg);
+void cg_raise(cg *c, int code, const char *msg);
+void cg_leave(cg *c, LLVMValueRef status);   /* branch to the exit with status */
+
+/* ---- expressions and statements */
+cg_val cg_expr(cg *c, const udf_expr *e);
+cg_val cg_coerce(cg *c, cg_val v, udf_type to); /* T -> T|None, None -> T|None */
+LLVMValueRef cg_truth(cg *c, cg_val v);        /* i1 */
+cg_val cg_call_expr(cg *c, const udf_expr *e);
+cg_val cg_to_str(cg *c, cg_val v);             /* str(v) as a temp or borrowed value */
+cg_val cg_list_from_values(cg *c, cg_val *items, int n, udf_type type);
+LLVMValueRef cg_list_len(cg *c, LLVMValueRef list_mi);
+LLVMValueRef cg_list_item(cg *c, LLVMValueRef list_mi, LLVMValueRef i); /* borrowed %nrt_str */
+LLVMValueRef cg_null_value(cg *c, udf_type t); /* the None of a nullable type */
+void cg_bind(cg *c, const udf_var *var, cg_val v); /* var = v (incref new, decref old) */
+cg_val cg_read_var(cg *c, const udf_var *var, bool check_bound, udf_loc loc);
+
+/* Iteration shared by for statements and comprehensions. */
+typedef struct cg_iter {
+  cg_val iterable;     /* owned for the whole loop */
+  udf_type kind;       /* UDF_TY_STR, UDF_TY_LIST_STR/TUPLE_STR, UDF_TY_RANGE */
+  LLVMValueRef pos;    /* i64 alloca: byte offset / index / current value */
+  LLVMValueRef stop, step; /* range */
+  LLVMBasicBlockRef head, body, next, done;
+} cg_iter;
+void cg_iter_begin(cg *c, cg_iter *it, const udf_expr *iter);
+/* In the loop head: branches to `done` when exhausted, else yields the next item into var. */
+void cg_iter_next(cg *c, cg_iter *it, const udf_var *var);
+void cg_stmts(cg *c, const udf_block *blk);
+
+#endif /* NRT_UDF_CODEGEN_INTERNAL_H */

@@ -1,0 +1,280 @@
+/* Code generator helpers: types, blocks, runtime calls, strings, refcounts, raising. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "nrt/str.h"
+#include "udf/codegen_internal.h"
+
+void cg_fail(cg *c, const char *fmt, ...) {
+  if (c->failed)
+    return;
+  c->failed = 1;
+  char buf[NRT_ERROR_MESSAGE_SIZE];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  nrt_error_set(c->errp, NRT_EUNSUPPORTED, "%s", buf);
+}
+
+bool cg_is_refcounted(udf_type t) {
+  udf_type b = udf_type_base(t);
+  return b == UDF_TY_STR || b == UDF_TY_LIST_STR || b == UDF_TY_TUPLE_STR;
+}
+
+LLVMTypeRef cg_llty(cg *c, udf_type t) {
+  udf_type b = udf_type_base(t);
+  LLVMTypeRef base;
+  switch (b) {
+  case UDF_TY_BOOL: base = c->i1; break;
+  case UDF_TY_INT: base = c->i64; break;
+  case UDF_TY_FLOAT: base = c->f64; break;
+  case UDF_TY_STR: return c->str;
+  case UDF_TY_LIST_STR:
+  case UDF_TY_TUPLE_STR: return c->ptr;
+  default: return c->i1; /* None, and types never stored */
+  }
+  if (udf_type_is_nullable(t)) {
+    LLVMTypeRef f[2] = {base, c->i1};
+    return LLVMStructTypeInContext(c->ctx, f, 2, 0);
+  }
+  return base;
+}
+
+LLVMBasicBlockRef cg_block(cg *c, const char *name) {
+  return LLVMAppendBasicBlockInContext(c->ctx, c->llfn, name);
+}
+
+bool cg_open(cg *c) {
+  LLVMBasicBlockRef bb = LLVMGetInsertBlock(c->b);
+  return bb && !LLVMGetBasicBlockTerminator(bb);
+}
+
+void cg_goto(cg *c, LLVMBasicBlockRef bb) {
+  if (cg_open(c))
+    LLVMBuildBr(c->b, bb);
+}
+
+void cg_at(cg *c, LLVMBasicBlockRef bb) { LLVMPositionBuilderAtEnd(c->b, bb); }
+
+LLVMValueRef cg_alloca(cg *c, LLVMTypeRef t, const char *name) {
+  LLVMPositionBuilderBefore(c->ab, c->alloca_end);
+  return LLVMBuildAlloca(c->ab, t, name);
+}
+
+static LLVMTypeRef sig_type(cg *c, char ch) {
+  switch (ch) {
+  case 'v': return c->voidt;
+  case 'i': return c->i32;
+  case 'l': return c->i64;
+  case 'd': return c->f64;
+  case 'b': return c->i8;
+  case 'p': return c->ptr;
+  case 's': return c->strp;
+  case 'L': return LLVMPointerType(c->i64, 0);
+  case 'D': return LLVMPointerType(c->f64, 0);
+  case 'q': return LLVMPointerType(c->ptr, 0);
+  default: return c->voidt;
+  }
+}
+
+LLVMValueRef cg_call(cg *c, const char *name, const char *sig, LLVMValueRef *args, int n) {
+  LLVMTypeRef params[16];
+  int np = 0;
+  for (const char *p = sig + 2; *p && np < 16; p++)
+    params[np++] = sig_type(c, *p);
+  LLVMTypeRef fty = LLVMFunctionType(sig_type(c, sig[0]), params, (unsigned)np, 0);
+  LLVMValueRef f = LLVMGetNamedFunction(c->mod, name);
+  if (!f) {
+    f = LLVMAddFunction(c->mod, name, fty);
+    LLVMSetLinkage(f, LLVMExternalLinkage);
+  }
+  if (np != n) {
+    cg_fail(c, "internal error: %s called with %d arguments, expects %d", name, n, np);
+    return LLVMGetUndef(sig_type(c, sig[0]));
+  }
+  return LLVMBuildCall2(c->b, fty, f, args, (unsigned)n, "");
+}
+
+LLVMValueRef cg_intrinsic(cg *c, const char *name, LLVMTypeRef ret, LLVMTypeRef *params,
+                          int np, LLVMValueRef *args, int n) {
+  LLVMTypeRef fty = LLVMFunctionType(ret, params, (unsigned)np, 0);
+  LLVMValueRef f = LLVMGetNamedFunction(c->mod, name);
+  if (!f)
+    f = LLVMAddFunction(c->mod, name, fty);
+  return LLVMBuildCall2(c->b, fty, f, args, (unsigned)n, "");
+}
+
+LLVMValueRef cg_i64(cg *c, long long v) { return LLVMConstInt(c->i64, (unsigned long long)v, 1); }
+LLVMValueRef cg_i32(cg *c, int v) { return LLVMConstInt(c->i32, (unsigned long long)v, 1); }
+LLVMValueRef cg_null(cg *c) { return LLVMConstNull(c->ptr); }
+
+LLVMValueRef cg_cstr(cg *c, const char *s, size_t len) {
+  char name[32];
+  snprintf(name, sizeof name, "lit.%d", c->nlits++);
+  LLVMValueRef init = LLVMConstStringInContext(c->ctx, s, (unsigned)len, 0); /* adds a NUL */
+  LLVMValueRef g = LLVMAddGlobal(c->mod, LLVMTypeOf(init), name);
+  LLVMSetInitializer(g, init);
+  LLVMSetGlobalConstant(g, 1);
+  LLVMSetLinkage(g, LLVMPrivateLinkage);
+  LLVMSetUnnamedAddr(g, 1);
+  LLVMValueRef zero[2] = {cg_i32(c, 0), cg_i32(c, 0)};
+  return LLVMConstInBoundsGEP2(LLVMTypeOf(init), g, zero, 2);
+}
+
+LLVMValueRef cg_str_lit(cg *c, const char *s, int64_t len) {
+  LLVMValueRef f[3] = {cg_null(c), cg_cstr(c, s, (size_t)len), cg_i64(c, len)};
+  return LLVMConstNamedStruct(c->str, f, 3);
+}
+
+LLVMValueRef cg_str_make(cg *c, LLVMValueRef mi, LLVMValueRef data, LLVMValueRef len) {
+  LLVMValueRef v = LLVMGetUndef(c->str);
+  v = LLVMBuildInsertValue(c->b, v, mi, 0, "");
+  v = LLVMBuildInsertValue(c->b, v, data, 1, "");
+  return LLVMBuildInsertValue(c->b, v, len, 2, "");
+}
+
+LLVMValueRef cg_str_mi(cg *c, LLVMValueRef s) { return LLVMBuildExtractValue(c->b, s, 0, "mi"); }
+LLVMValueRef cg_str_data(cg *c, LLVMValueRef s) {
+  return LLVMBuildExtractValue(c->b, s, 1, "data");
+}
+LLVMValueRef cg_str_len(cg *c, LLVMValueRef s) { return LLVMBuildExtractValue(c->b, s, 2, "len"); }
+
+LLVMValueRef cg_spill(cg *c, LLVMValueRef s) {
+  LLVMValueRef slot = cg_alloca(c, c->str, "arg");
+  LLVMBuildStore(c->b, s, slot);
+  return slot;
+}
+
+LLVMValueRef cg_out_str(cg *c) {
+  LLVMValueRef slot = cg_alloca(c, c->str, "out");
+  LLVMBuildStore(c->b, LLVMConstNull(c->str), slot);
+  return slot;
+}
+
+LLVMValueRef cg_load_str(cg *c, LLVMValueRef slot) { return LLVMBuildLoad2(c->b, c->str, slot, ""); }
+
+LLVMValueRef cg_bool_of_c(cg *c, LLVMValueRef b8) {
+  return LLVMBuildICmp(c->b, LLVMIntNE, b8, LLVMConstInt(c->i8, 0, 0), "");
+}
+
+/* ------------------------------------------------------------------ reference counting */
+
+LLVMValueRef cg_mi(cg *c, cg_val v) {
+  if (udf_type_base(v.type) == UDF_TY_STR)
+    return cg_str_mi(c, v.v);
+  return v.v;
+}
+
+void cg_incref(cg *c, cg_val v) {
+  if (!cg_is_refcounted(v.type))
+    return;
+  LLVMValueRef mi = cg_mi(c, v);
+  cg_call(c, "nrt_mi_incref_local", "v:p", &mi, 1);
+}
+
+void cg_decref(cg *c, cg_val v) {
+  if (!cg_is_refcounted(v.type))
+    return;
+  LLVMValueRef mi = cg_mi(c, v);
+  cg_call(c, "nrt_mi_decref_local", "v:p", &mi, 1);
+}
+
+void cg_push_temp(cg *c, cg_val *v) {
+  if (!cg_is_refcounted(v->type)) {
+    v->temp = false;
+    return;
+  }
+  if (c->ntemps >= CG_MAX_TEMPS) {
+    cg_fail(c, "expression too complex (more than %d live temporaries)", CG_MAX_TEMPS);
+    return;
+  }
+  v->temp = true;
+  c->temp_keys[c->ntemps] = v->v;
+  c->temps[c->ntemps++] = cg_mi(c, *v);
+}
+
+void cg_drop_temp(cg *c, cg_val v) {
+  if (!v.temp)
+    return;
+  bool found = false;
+  for (int i = c->ntemps - 1; i >= 0; i--) {
+    if (c->temp_keys[i] == v.v) {
+      size_t n = (size_t)(c->ntemps - i - 1);
+      memmove(&c->temps[i], &c->temps[i + 1], n * sizeof c->temps[0]);
+      memmove(&c->temp_keys[i], &c->temp_keys[i + 1], n * sizeof c->temp_keys[0]);
+      c->ntemps--;
+      found = true;
+      break;
+    }
+  }
+  if (!found)
+    cg_fail(c, "internal error: temporary not on the stack");
+}
+
+void cg_release(cg *c, cg_val v) {
+  if (!v.temp)
+    return;
+  cg_drop_temp(c, v);
+  cg_decref(c, v);
+}
+
+cg_val cg_owned(cg *c, cg_val v) {
+  if (v.temp || !cg_is_refcounted(v.type))
+    return v;
+  cg_incref(c, v);
+  cg_push_temp(c, &v);
+  return v;
+}
+
+void cg_release_temps_above(cg *c, int depth) {
+  for (int i = c->ntemps - 1; i >= depth; i--) {
+    LLVMValueRef mi = c->temps[i];
+    cg_call(c, "nrt_mi_decref_local", "v:p", &mi, 1);
+  }
+}
+
+/* ------------------------------------------------------------------ status and raising */
+
+void cg_leave(cg *c, LLVMValueRef status) {
+  LLVMBasicBlockRef here = LLVMGetInsertBlock(c->b);
+  LLVMBuildBr(c->b, c->exit_bb);
+  LLVMAddIncoming(c->exit_phi, &status, &here, 1);
+}
+
+/* After a terminator: continue in a fresh (unreachable) block. */
+static void dead_block(cg *c) { cg_at(c, cg_block(c, "dead")); }
+
+void cg_check(cg *c, LLVMValueRef status) {
+  LLVMBasicBlockRef fail = cg_block(c, "raise"), ok = cg_block(c, "ok");
+  LLVMValueRef bad = LLVMBuildICmp(c->b, LLVMIntNE, status, cg_i32(c, 0), "failed");
+  LLVMValueRef args[2] = {bad, LLVMConstInt(c->i1, 0, 0)};
+  LLVMTypeRef pt[2] = {c->i1, c->i1};
+  bad = cg_intrinsic(c, "llvm.expect.i1", c->i1, pt, 2, args, 2);
+  LLVMBuildCondBr(c->b, bad, fail, ok);
+  cg_at(c, fail);
+  cg_release_temps_above(c, 0);
+  cg_leave(c, status);
+  cg_at(c, ok);
+}
+
+void cg_raise(cg *c, int code, const char *msg) {
+  LLVMValueRef args[3] = {c->err, cg_i32(c, code), cg_cstr(c, msg, strlen(msg))};
+  LLVMValueRef st = cg_call(c, "nrt_udf_rt_raise", "i:pip", args, 3);
+  cg_release_temps_above(c, 0);
+  cg_leave(c, st);
+  dead_block(c);
+}
+
+void cg_check_bool_fail(cg *c, LLVMValueRef failed, int code, const char *msg) {
+  LLVMBasicBlockRef fail = cg_block(c, "raise"), ok = cg_block(c, "ok");
+  LLVMValueRef args[2] = {failed, LLVMConstInt(c->i1, 0, 0)};
+  LLVMTypeRef pt[2] = {c->i1, c->i1};
+  failed = cg_intrinsic(c, "llvm.expect.i1", c->i1, pt, 2, args, 2);
+  LLVMBuildCondBr(c->b, failed, fail, ok);
+  cg_at(c, fail);
+  cg_raise(c, code, msg);
+  LLVMBuildUnreachable(c->b);
+  cg_at(c, ok);
+}

@@ -1,0 +1,99 @@
+/* Runtime entry points called by compiled UDF code (internal to libnrt).
+ *
+ * Convention: scalars and pointers only, never a struct by value. A function that can raise
+ * takes `struct nrt_error *err` (the call's error slot) first, writes its result through an out
+ * pointer and returns NRT_OK or the Python exception's status code with Python's message in
+ * err; compiled code branches on the status to its cleanup path, which releases every live
+ * reference before returning the status.
+ *
+ * The JIT binds these (and the str layer's functions compiled code calls directly) by name to
+ * their addresses: nrt_udf_runtime_symbols() lists them all. */
+#ifndef NRT_UDF_RUNTIME_H
+#define NRT_UDF_RUNTIME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nrt/core.h"
+#include "nrt/str.h"
+#include "udf/jit.h"
+
+/* Sets err to (code, msg) and returns code: the raise of compiled code (msg is a literal). */
+int32_t nrt_udf_rt_raise(struct nrt_error *err, int32_t code, const char *msg);
+
+/* int ** int for a non-negative exponent, with OverflowError on int64 overflow. */
+int32_t nrt_udf_rt_ipow(struct nrt_error *err, int64_t base, int64_t exp, int64_t *out);
+/* Python's float floor division, modulo and power (ZeroDivisionError, OverflowError,
+ * ValueError for a negative base with a fractional exponent). */
+int32_t nrt_udf_rt_ffloordiv(struct nrt_error *err, double a, double b, double *out);
+int32_t nrt_udf_rt_fmod(struct nrt_error *err, double a, double b, double *out);
+int32_t nrt_udf_rt_fpow(struct nrt_error *err, double a, double b, double *out);
+/* int(x) for a float: truncation; OverflowError for inf or out of range, ValueError for NaN. */
+int32_t nrt_udf_rt_float_to_int(struct nrt_error *err, double x, int64_t *out);
+
+/* Strings (runtime_str.c). A string argument is (mi, data, len) scalars or a const nrt_str *;
+ * a string result goes to `nrt_str *out` as a new reference (a view when the input is
+ * borrowed). Lists are passed as the MemInfo of an nrt_str_list. */
+int32_t nrt_udf_rt_char_at(struct nrt_error *err, nrt_meminfo *mi, const char *data,
+                           int64_t len, int64_t pos, int64_t *nbytes, nrt_str *out);
+int32_t nrt_udf_rt_str_getitem(struct nrt_error *err, nrt_meminfo *mi, const char *data,
+                               int64_t len, int64_t i, nrt_str *out);
+int32_t nrt_udf_rt_str_slice(struct nrt_error *err, nrt_meminfo *mi, const char *data,
+                             int64_t len, int64_t start, int64_t stop, int64_t step,
+                             nrt_str *out);
+int32_t nrt_udf_rt_unpack_check(struct nrt_error *err, int64_t got, int64_t expected);
+int32_t nrt_udf_rt_check_base(struct nrt_error *err, int64_t base);
+int32_t nrt_udf_rt_list_new(struct nrt_error *err, int64_t cap, nrt_meminfo **out);
+int32_t nrt_udf_rt_list_append(struct nrt_error *err, nrt_meminfo *list, const nrt_str *s);
+int32_t nrt_udf_rt_list_getitem(struct nrt_error *err, nrt_meminfo *list, int64_t i,
+                                nrt_str *out);
+int32_t nrt_udf_rt_list_slice(struct nrt_error *err, nrt_meminfo *list, int64_t start,
+                              int64_t stop, int64_t step, nrt_meminfo **out);
+int32_t nrt_udf_rt_list_concat(struct nrt_error *err, nrt_meminfo *a, nrt_meminfo *b,
+                               nrt_meminfo **out);
+int32_t nrt_udf_rt_list_repeat(struct nrt_error *err, nrt_meminfo *a, int64_t n,
+                               nrt_meminfo **out);
+bool nrt_udf_rt_list_contains(nrt_meminfo *list, const char *data, int64_t len);
+bool nrt_udf_rt_list_eq(nrt_meminfo *a, nrt_meminfo *b);
+bool nrt_udf_rt_startswith_list(nrt_meminfo *list, const char *s, int64_t len, int64_t start,
+                                int64_t end);
+bool nrt_udf_rt_endswith_list(nrt_meminfo *list, const char *s, int64_t len, int64_t start,
+                              int64_t end);
+int32_t nrt_udf_rt_split(struct nrt_error *err, const nrt_str *s, const nrt_str *sep,
+                         int64_t maxsplit, nrt_meminfo **out);
+int32_t nrt_udf_rt_rsplit(struct nrt_error *err, const nrt_str *s, const nrt_str *sep,
+                          int64_t maxsplit, nrt_meminfo **out);
+int32_t nrt_udf_rt_splitlines(struct nrt_error *err, const nrt_str *s, int32_t keepends,
+                              nrt_meminfo **out);
+int32_t nrt_udf_rt_partition(struct nrt_error *err, const nrt_str *s, const nrt_str *sep,
+                             int32_t reverse, nrt_meminfo **out);
+int32_t nrt_udf_rt_join(struct nrt_error *err, const nrt_str *sep, nrt_meminfo *list,
+                        nrt_str *out);
+int32_t nrt_udf_rt_join_chars(struct nrt_error *err, const nrt_str *sep, const nrt_str *s,
+                              nrt_str *out);
+int32_t nrt_udf_rt_str_minmax(struct nrt_error *err, const nrt_str *s, int32_t is_max,
+                              nrt_str *out);
+int32_t nrt_udf_rt_list_minmax(struct nrt_error *err, nrt_meminfo *list, int32_t is_max,
+                               nrt_str *out);
+
+/* f-strings (runtime_format.c): format(s, spec) for a str, and repr(s) / ascii(s). */
+int32_t nrt_udf_rt_format_str(struct nrt_error *err, const nrt_str *s, const char *spec,
+                              int64_t speclen, nrt_str *out);
+int32_t nrt_udf_rt_repr(struct nrt_error *err, const nrt_str *s, int32_t ascii, nrt_str *out);
+
+/* Counting wrappers of nrt_mi_incref_local / nrt_mi_decref_local, bound in their place when
+ * a UDF is compiled with refcount counting on (for the benchmark's ops-per-row figure). */
+void nrt_udf_rt_incref_counted(nrt_meminfo *mi);
+void nrt_udf_rt_decref_counted(nrt_meminfo *mi);
+/* Refcount operations executed by counting code on all threads since the last reset. */
+uint64_t nrt_udf_rt_refops_count(void);
+void nrt_udf_rt_refops_reset(void);
+
+/* Every runtime symbol compiled code may call, for the JIT: writes up to `cap` entries to out
+ * and returns how many there are. `counted` binds the refcount operations to their counting
+ * wrappers. */
+#define NRT_UDF_MAX_SYMBOLS 128
+size_t nrt_udf_runtime_symbols(int counted, struct nrt_udf_symbol *out, size_t cap);
+
+#endif /* NRT_UDF_RUNTIME_H */

@@ -1,0 +1,20 @@
+/* Counting refcount operations for the benchmark's "refcount ops per row" (see runtime.h). */
+#include <stdatomic.h>
+
+#include "udf/runtime.h"
+
+static _Atomic uint64_t refops;
+
+void nrt_udf_rt_incref_counted(nrt_meminfo *mi) {
+  atomic_fetch_add_explicit(&refops, 1, memory_order_relaxed);
+  nrt_mi_incref_local(mi);
+}
+
+void nrt_udf_rt_decref_counted(nrt_meminfo *mi) {
+  atomic_fetch_add_explicit(&refops, 1, memory_order_relaxed);
+  nrt_mi_decref_local(mi);
+}
+
+uint64_t nrt_udf_rt_refops_count(void) { return atomic_load(&refops); }
+
+void nrt_udf_rt_refops_reset(void) { atomic_store(&refops, 0); }

@@ -1,0 +1,223 @@
+/* The public UDF API: source -> front end -> IR with naive refcounts -> refprune -> LLVM's
+ * optimisation pipeline -> JIT, and apply through the exec layer (see nrt/udf.h). */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#include "nrt/udf.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include <llvm-c/Analysis.h>
+
+#include "nrt/refprune.h"
+#include "udf/codegen.h"
+#include "udf/codegen_refops.h"
+#include "udf/front.h"
+#include "udf/jit.h"
+#include "udf/runtime.h"
+
+struct nrt_udf {
+  struct nrt_udf_jit *jit;
+  nrt_row_fn row;
+  int nparams;
+  nrt_value_kind result_kind;
+  struct nrt_udf_compile_info info;
+};
+
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static udf_type kind_to_type(nrt_value_kind k) {
+  switch (k) {
+  case NRT_VALUE_STR: return UDF_TY_STR;
+  case NRT_VALUE_INT64: return UDF_TY_INT;
+  case NRT_VALUE_FLOAT64: return UDF_TY_FLOAT;
+  case NRT_VALUE_BOOL: return UDF_TY_BOOL;
+  default: return UDF_TY_UNKNOWN;
+  }
+}
+
+static nrt_value_kind type_to_kind(udf_type t) {
+  switch (udf_type_base(t)) {
+  case UDF_TY_STR: return NRT_VALUE_STR;
+  case UDF_TY_INT: return NRT_VALUE_INT64;
+  case UDF_TY_FLOAT: return NRT_VALUE_FLOAT64;
+  case UDF_TY_BOOL: return NRT_VALUE_BOOL;
+  default: return NRT_VALUE_NULL;
+  }
+}
+
+static void emit_ir(LLVMModuleRef m, void *stream, const char *title) {
+  FILE *f = stream ? (FILE *)stream : stderr;
+  char *text = LLVMPrintModuleToString(m);
+  fprintf(f, "; ===== %s =====\n%s", title, text);
+  LLVMDisposeMessage(text);
+  fflush(f);
+}
+
+static int verify(LLVMModuleRef m, const char *stage, struct nrt_error *err) {
+  char *msg = NULL;
+  if (LLVMVerifyModule(m, LLVMReturnStatusAction, &msg)) {
+    int rc = nrt_error_set(err, NRT_EINVAL, "internal error: invalid IR %s: %s", stage,
+                           msg ? msg : "");
+    LLVMDisposeMessage(msg);
+    return rc;
+  }
+  LLVMDisposeMessage(msg);
+  return NRT_OK;
+}
+
+/* IR emission through JIT, given the checked module. */
+static int build(nrt_udf *u, const udf_module *mod, const struct nrt_udf_options *o,
+                 struct nrt_error *err) {
+  struct nrt_udf_symbol syms[NRT_UDF_MAX_SYMBOLS];
+  size_t nsyms = nrt_udf_runtime_symbols(o->count_refops, syms, NRT_UDF_MAX_SYMBOLS);
+  int rc = nrt_udf_jit_create(syms, nsyms, &u->jit, err);
+  if (rc)
+    return rc;
+  double t = now_ms();
+  LLVMModuleRef m = NULL;
+  rc = udf_codegen(mod, nrt_udf_jit_context(u->jit), &m, err);
+  if (rc)
+    return rc;
+  rc = verify(m, "after code generation", err);
+  LLVMTargetMachineRef tm = rc ? NULL : nrt_udf_host_machine(err);
+  if (!rc && !tm)
+    rc = NRT_EINVAL;
+  /* Promote variables to SSA values first, so that an incref and its decref act on the same
+   * value, which is how refprune relates them. */
+  if (!rc)
+    rc = nrt_udf_optimize(m, tm, "function(sroa,early-cse,instcombine)", err);
+  u->info.codegen_ms = now_ms() - t;
+  if (!rc) {
+    u->info.refops_before = udf_count_refops(m);
+    if (o->emit_llvm)
+      emit_ir(m, o->emit_stream, "before refprune");
+  }
+  if (!rc && !o->no_prune) {
+    t = now_ms();
+    struct nrt_refprune_stats st;
+    memset(&st, 0, sizeof st);
+    rc = nrt_refprune_module(m, NULL, &st, err);
+    u->info.prune_ms = now_ms() - t;
+    u->info.pruned_null = st.null_removed;
+    u->info.pruned_per_bb = st.per_bb;
+    u->info.pruned_diamond = st.diamond;
+    u->info.pruned_fanout = st.fanout;
+    u->info.pruned_fanout_raise = st.fanout_raise;
+    u->info.normalized = st.normalized;
+  }
+  if (!rc) {
+    u->info.refops_after = udf_count_refops(m);
+    if (o->emit_llvm)
+      emit_ir(m, o->emit_stream, o->no_prune ? "refprune skipped" : "after refprune");
+    if (!o->count_refops)
+      udf_inline_refops(m);
+    rc = verify(m, "after refprune", err);
+  }
+  if (!rc && !o->no_optimize) {
+    t = now_ms();
+    rc = nrt_udf_optimize(m, tm, "default<O2>", err);
+    u->info.optimize_ms = now_ms() - t;
+    if (!rc && o->emit_llvm)
+      emit_ir(m, o->emit_stream, "after optimisation");
+  }
+  if (tm)
+    LLVMDisposeTargetMachine(tm);
+  if (rc) {
+    LLVMDisposeModule(m);
+    return rc;
+  }
+  t = now_ms();
+  rc = nrt_udf_jit_add_module(u->jit, m, err);
+  if (rc)
+    return rc;
+  u->row = (nrt_row_fn)nrt_udf_jit_lookup(u->jit, NRT_UDF_ROW_SYMBOL, err);
+  u->info.jit_ms = now_ms() - t;
+  return u->row ? NRT_OK : NRT_EINVAL;
+}
+
+int nrt_udf_compile(const char *src, size_t len, const struct nrt_udf_options *options,
+                    nrt_udf **out, struct nrt_error *err) {
+  *out = NULL;
+  struct nrt_udf_options dflt;
+  memset(&dflt, 0, sizeof dflt);
+  dflt.nparams = 1;
+  const struct nrt_udf_options *o = options ? options : &dflt;
+  if (!src && len)
+    return nrt_error_set(err, NRT_EINVAL, "no source");
+  if (o->nparams < 0 || o->nparams > 64)
+    return nrt_error_set(err, NRT_EINVAL, "a UDF takes 0 to 64 parameters, not %d", o->nparams);
+  udf_type types[64];
+  for (int i = 0; i < o->nparams; i++) {
+    types[i] = o->param_kinds ? kind_to_type(o->param_kinds[i]) : UDF_TY_STR;
+    if (types[i] == UDF_TY_UNKNOWN)
+      return nrt_error_set(err, NRT_EINVAL, "parameter %d has no value type", i + 1);
+  }
+  double t0 = now_ms();
+  nrt_udf *u = nrt_allocate(sizeof *u, err);
+  if (!u)
+    return NRT_ENOMEM;
+  memset(u, 0, sizeof *u);
+  udf_module *mod = NULL;
+  int rc = udf_front_compile(src ? src : "", len, o->file, o->func, types, o->nparams, &mod,
+                             NULL, err);
+  u->info.front_ms = now_ms() - t0;
+  if (!rc) {
+    u->nparams = o->nparams;
+    u->result_kind = type_to_kind(mod->entry->result);
+    rc = build(u, mod, o, err);
+    udf_module_free(mod);
+  }
+  if (rc) {
+    nrt_udf_free(u);
+    return rc;
+  }
+  u->info.compile_ms = now_ms() - t0;
+  *out = u;
+  return NRT_OK;
+}
+
+void nrt_udf_free(nrt_udf *udf) {
+  if (!udf)
+    return;
+  nrt_udf_jit_free(udf->jit);
+  nrt_free(udf, sizeof *udf);
+}
+
+int nrt_udf_nparams(const nrt_udf *udf) { return udf->nparams; }
+nrt_value_kind nrt_udf_result_kind(const nrt_udf *udf) { return udf->result_kind; }
+nrt_row_fn nrt_udf_row_function(const nrt_udf *udf) { return udf->row; }
+const struct nrt_udf_compile_info *nrt_udf_info(const nrt_udf *udf) { return &udf->info; }
+
+int nrt_udf_call(const nrt_udf *udf, const nrt_value *args, nrt_value *result,
+                 struct nrt_error *err) {
+  struct nrt_error local;
+  memset(result, 0, sizeof *result);
+  return udf->row(NULL, args, result, err ? err : &local);
+}
+
+int nrt_udf_apply(const nrt_udf *udf, nrt_column *const *inputs, size_t n,
+                  const struct nrt_udf_apply_options *options, nrt_column **out,
+                  struct nrt_exec_info *info, struct nrt_error *err) {
+  *out = NULL;
+  if (n != (size_t)udf->nparams)
+    return nrt_error_set(err, NRT_EINVAL, "the UDF takes %d columns, %zu given", udf->nparams,
+                         n);
+  struct nrt_exec_options eo;
+  memset(&eo, 0, sizeof eo);
+  eo.result_kind = udf->result_kind == NRT_VALUE_NULL ? NRT_VALUE_STR : udf->result_kind;
+  if (options) {
+    eo.threads = options->threads;
+    eo.errors_as_null = options->errors_as_null;
+    eo.string_type = options->string_type;
+    eo.chunk_rows = options->chunk_rows;
+  }
+  return nrt_exec_apply(inputs, n, udf->row, NULL, &eo, out, info, err);
+}
+
+uint64_t nrt_udf_refops_executed(void) { return nrt_udf_rt_refops_count(); }
+void nrt_udf_refops_reset(void) { nrt_udf_rt_refops_reset(); }
