@@ -1,24 +1,43 @@
 /* Python's case mapping methods: upper, lower, casefold, capitalize, title, swapcase.
  *
- * One kernel, `convert`, does all six over valid UTF-8 as CPython's unicodeobject.c does them
+ * One kernel, `convert`, does them all over valid UTF-8 as CPython's unicodeobject.c does
  * (do_upper, do_lower, do_casefold, do_capitalize, do_title, do_swapcase): full mappings from
  * the generated tables (SpecialCasing included), Final_Sigma wherever CPython lowers a
  * character (lower, swapcase, capitalize, title), titlecase for the first letter of a word.
- * With out == NULL it only measures, so _size and _into cannot disagree. Runs of 16 ASCII bytes
- * are mapped a word at a time for upper, lower, casefold and swapcase. Pure C, no allocation;
- * compiles unchanged as C++. */
+ * With out == NULL it only measures, so _size and _into cannot disagree.
+ *
+ * Speed: the kernel is inlined into each operation with the mode constant, so every operation
+ * gets its own loop. ASCII is mapped 8 or 16 bytes at a time with SWAR arithmetic (title too:
+ * the "previous byte is a letter" mask is the letter mask shifted by one byte), ASCII bytes
+ * between non-ASCII characters one at a time without decoding, and only non-ASCII characters
+ * go through the tables. Pure C, no allocation; compiles unchanged as C++. */
 #include <string.h>
 
 #include "nrt/str.h"
 #include "nrt/unicode.h"
 #include "unicode/uc_lookup.h"
 
-enum case_mode { MODE_LOWER, MODE_UPPER, MODE_FOLD, MODE_SWAP, MODE_TITLE, MODE_CAPITALIZE };
+#if defined(__GNUC__)
+#define CASE_INLINE static inline __attribute__((always_inline))
+#else
+#define CASE_INLINE static inline
+#endif
+
+/* The title SWAR step shifts masks towards later bytes, and partial words find their first
+ * non-ASCII byte by counting trailing zeros: little-endian GNU C (or clang) only; elsewhere
+ * ASCII between non-ASCII characters is mapped a byte at a time. */
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define LITTLE_WORDS 1
+#else
+#define LITTLE_WORDS 0
+#endif
+
+enum case_mode { MODE_LOWER, MODE_UPPER, MODE_FOLD, MODE_SWAP, MODE_TITLE };
 
 #define ONES 0x0101010101010101ull
 #define HIGH 0x8080808080808080ull
 
-static inline uint64_t load_word(const char *p) {
+CASE_INLINE uint64_t load_word(const unsigned char *p) {
   uint64_t w;
   memcpy(&w, p, sizeof w);
   return w;
@@ -26,31 +45,77 @@ static inline uint64_t load_word(const char *p) {
 
 /* For a word of ASCII bytes: 0x80 in every byte that lies in [lo, hi], 0 elsewhere (the
  * additions cannot carry between bytes below 0x80). */
-static inline uint64_t ascii_in_range(uint64_t w, unsigned lo, unsigned hi) {
+CASE_INLINE uint64_t ascii_in_range(uint64_t w, unsigned lo, unsigned hi) {
   uint64_t at_least_lo = w + ONES * (0x80 - lo);
   uint64_t above_hi = w + ONES * (0x80 - hi - 1);
   return at_least_lo & ~above_hi & HIGH;
 }
 
-/* The 0x20 bits to flip in an ASCII word for the word-at-a-time modes. */
-static inline uint64_t ascii_flip(uint64_t w, enum case_mode mode) {
-  uint64_t m;
-  if (mode == MODE_UPPER)
-    m = ascii_in_range(w, 'a', 'z');
-  else if (mode == MODE_SWAP)
-    m = ascii_in_range(w, 'a', 'z') | ascii_in_range(w, 'A', 'Z');
-  else
-    m = ascii_in_range(w, 'A', 'Z');
-  return m >> 2;
+/* The 0x20 bits to flip in a word of ASCII bytes whose first k (1..8) count, the others being
+ * zero; *prev: the byte before is cased (title), updated to the k-th byte. */
+CASE_INLINE uint64_t word_flip(uint64_t w, enum case_mode mode, bool *prev, int k) {
+  uint64_t upper = ascii_in_range(w, 'A', 'Z'), lower = ascii_in_range(w, 'a', 'z');
+  switch (mode) {
+  case MODE_UPPER:
+    return lower >> 2;
+  case MODE_SWAP:
+    return (upper | lower) >> 2;
+  case MODE_TITLE: {
+    uint64_t letters = upper | lower;
+    uint64_t after_letter = (letters << 8) | (*prev ? 0x80u : 0u);
+    *prev = ((letters >> (8 * k - 1)) & 1) != 0;
+    return ((upper & after_letter) | (lower & ~after_letter)) >> 2;
+  }
+  case MODE_LOWER:
+  case MODE_FOLD:
+    break;
+  }
+  return upper >> 2;
+}
+
+/* One ASCII byte mapped; *prev as for word_flip. */
+CASE_INLINE unsigned char byte_map(unsigned char b, enum case_mode mode, bool *prev) {
+  bool upper = (unsigned)(b - 'A') < 26u, lower = (unsigned)(b - 'a') < 26u;
+  bool flip;
+  switch (mode) {
+  case MODE_UPPER:
+    flip = lower;
+    break;
+  case MODE_SWAP:
+    flip = upper || lower;
+    break;
+  case MODE_TITLE:
+    flip = *prev ? upper : lower;
+    *prev = upper || lower;
+    break;
+  case MODE_LOWER:
+  case MODE_FOLD:
+  default:
+    flip = upper;
+    break;
+  }
+  return (unsigned char)(b ^ (flip ? 0x20 : 0));
+}
+
+/* Decodes the non-ASCII code point at p (valid UTF-8) and sets *n to its length. */
+CASE_INLINE uint32_t decode(const unsigned char *p, int *n) {
+  unsigned char b = p[0];
+  if (b < 0xE0) {
+    *n = 2;
+    return ((uint32_t)(b & 0x1F) << 6) | (p[1] & 0x3Fu);
+  }
+  if (b < 0xF0) {
+    *n = 3;
+    return ((uint32_t)(b & 0x0F) << 12) | ((uint32_t)(p[1] & 0x3F) << 6) | (p[2] & 0x3Fu);
+  }
+  *n = 4;
+  return ((uint32_t)(b & 0x07) << 18) | ((uint32_t)(p[1] & 0x3F) << 12) |
+         ((uint32_t)(p[2] & 0x3F) << 6) | (p[3] & 0x3Fu);
 }
 
 /* Byte length of the UTF-8 encoding of cp. */
-static inline int64_t utf8_len(uint32_t cp) {
+CASE_INLINE int utf8_len(uint32_t cp) {
   return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
-}
-
-static inline int seq_len(unsigned char b) {
-  return b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
 }
 
 /* Code point ending at s + end (valid UTF-8, end > 0); *start receives its offset. */
@@ -90,83 +155,118 @@ static uint32_t lower_sigma(const char *s, int64_t len, int64_t at, int64_t afte
   return final_sigma ? 0x3C2 : 0x3C3;
 }
 
-/* Maps the code point cp (at s[at..after), record r) as `kind` says, with Final_Sigma for
- * lowering; writes 1..3 code points to m and returns their count. */
-static inline size_t map_cp(const char *s, int64_t len, int64_t at, int64_t after, uint32_t cp,
-                            const struct nrt_uc_record *r, int kind, uint32_t m[3]) {
+/* Maps code point cp, found at s[at..at+n) with record r, by table `kind` (Final_Sigma applied
+ * for lowering), writing at out + o when out is not NULL. Returns the bytes produced; *any is
+ * set when the result differs from cp. */
+CASE_INLINE int64_t emit_mapped(const char *s, int64_t len, int64_t at, int n, uint32_t cp,
+                                const struct nrt_uc_record *r, int kind, char *out, int64_t o,
+                                uint64_t *any) {
+  uint32_t single;
+  const uint32_t *seq;
+  size_t k;
   if (kind == NRT_UC_CASE_LOWER && cp == 0x3A3) {
-    m[0] = lower_sigma(s, len, at, after);
-    return 1;
+    single = lower_sigma(s, len, at, at + n);
+    seq = &single;
+    k = 1;
+  } else {
+    k = nrt_uc_case_seq(r, cp, kind, &single, &seq);
   }
-  return nrt_uc_case_of(r, cp, kind, m);
+  if (k == 1 && seq[0] == cp) {
+    if (out)
+      memcpy(out + o, s + at, (size_t)n);
+    return n;
+  }
+  *any = 1;
+  int64_t produced = 0;
+  for (size_t j = 0; j < k; j++) {
+    if (out)
+      produced += (int64_t)nrt_utf8_encode(seq[j], out + o + produced);
+    else
+      produced += utf8_len(seq[j]);
+  }
+  return produced;
 }
 
-/* The case conversion `mode` of s[0..len): writes it to out (when not NULL) and returns its
- * byte length; *changed (when not NULL) says whether it differs from s. */
-static int64_t convert(const char *s, int64_t len, enum case_mode mode, char *out,
-                       bool *changed) {
-  int64_t i = 0, o = 0;
-  bool any = false;
-  bool prev_cased = false; /* title: the previous character is cased */
-  const bool wordwise = mode <= MODE_SWAP;
+/* Case conversion `mode` of s[from..len) (s[0..from) is context for Final_Sigma only; title
+ * starts a word at `from`): writes it at out (when not NULL) and returns its byte length;
+ * *changed (when not NULL) says whether it differs from the input. */
+CASE_INLINE int64_t convert(const char *s, int64_t len, int64_t from, enum case_mode mode,
+                            char *out, bool *changed) {
+  const unsigned char *u = (const unsigned char *)s;
+  int64_t i = from, o = 0;
+  uint64_t any = 0;
+  bool prev = false; /* title: the previous character is cased */
+  const bool by_words = mode != MODE_TITLE || LITTLE_WORDS;
   while (i < len) {
-    /* ASCII a word at a time (modes without context). */
-    if (wordwise) {
-      while (i + 16 <= len) {
-        uint64_t w0 = load_word(s + i), w1 = load_word(s + i + 8);
-        if ((w0 | w1) & HIGH)
-          break;
-        uint64_t f0 = ascii_flip(w0, mode), f1 = ascii_flip(w1, mode);
-        any |= (f0 | f1) != 0;
-        if (out) {
-          w0 ^= f0;
-          w1 ^= f1;
-          memcpy(out + o, &w0, 8);
-          memcpy(out + o + 8, &w1, 8);
+    if (by_words) {
+      if (mode != MODE_TITLE) {
+        while (i + 16 <= len) {
+          uint64_t w0 = load_word(u + i), w1 = load_word(u + i + 8);
+          if ((w0 | w1) & HIGH)
+            break;
+          uint64_t f0 = word_flip(w0, mode, &prev, 8), f1 = word_flip(w1, mode, &prev, 8);
+          any |= f0 | f1;
+          if (out) {
+            w0 ^= f0;
+            w1 ^= f1;
+            memcpy(out + o, &w0, 8);
+            memcpy(out + o + 8, &w1, 8);
+          }
+          i += 16;
+          o += 16;
         }
-        i += 16;
-        o += 16;
       }
-      if (i >= len)
-        break;
+      while (i + 8 <= len) {
+        uint64_t w = load_word(u + i);
+        if (w & HIGH)
+          break;
+        uint64_t f = word_flip(w, mode, &prev, 8);
+        any |= f;
+        if (out) {
+          w ^= f;
+          memcpy(out + o, &w, 8);
+        }
+        i += 8;
+        o += 8;
+      }
     }
-    unsigned char b = (unsigned char)s[i];
-    if (b < 0x80) {
-      unsigned char c = b;
-      bool lower = (unsigned)(b - 'a') < 26u, upper = (unsigned)(b - 'A') < 26u;
-      switch (mode) {
-      case MODE_LOWER:
-      case MODE_FOLD:
-        c = upper ? (unsigned char)(b | 0x20) : b;
-        break;
-      case MODE_UPPER:
-        c = lower ? (unsigned char)(b & ~0x20) : b;
-        break;
-      case MODE_SWAP:
-        c = (lower || upper) ? (unsigned char)(b ^ 0x20) : b;
-        break;
-      case MODE_TITLE:
-        if (lower || upper)
-          c = prev_cased ? (unsigned char)(b | 0x20) : (unsigned char)(b & ~0x20);
-        prev_cased = lower || upper;
-        break;
-      case MODE_CAPITALIZE:
-        if (lower || upper)
-          c = i == 0 ? (unsigned char)(b & ~0x20) : (unsigned char)(b | 0x20);
-        break;
+#if LITTLE_WORDS
+    /* Fewer than 8 bytes left, or a non-ASCII byte among the next 8: map the ASCII bytes in
+     * front of it as one word. */
+    {
+      int64_t avail = len - i < 8 ? len - i : 8;
+      uint64_t w = 0;
+      memcpy(&w, u + i, (size_t)avail);
+      uint64_t high = w & HIGH;
+      int k = high ? __builtin_ctzll(high) >> 3 : (int)avail;
+      if (k > 0) {
+        w &= k == 8 ? ~0ull : (1ull << (8 * k)) - 1;
+        uint64_t f = word_flip(w, mode, &prev, k);
+        any |= f;
+        if (out) {
+          w ^= f;
+          memcpy(out + o, &w, (size_t)k);
+        }
+        i += k;
+        o += k;
       }
-      any |= c != b;
+    }
+#else
+    while (i < len && u[i] < 0x80) {
+      unsigned char c = byte_map(u[i], mode, &prev);
+      any |= (uint64_t)(c ^ u[i]);
       if (out)
         out[o] = (char)c;
       i++;
       o++;
-      continue;
     }
-    int n = seq_len(b);
-    size_t used;
-    uint32_t cp = nrt_utf8_decode(s + i, (size_t)(len - i), &used);
+#endif
+    if (i >= len)
+      break;
+    int n;
+    uint32_t cp = decode(u + i, &n);
     const struct nrt_uc_record *r = nrt_uc_record_of(cp);
-    int kind = -1; /* -1: unchanged */
+    int kind = -1; /* -1: copied unchanged */
     switch (mode) {
     case MODE_LOWER:
       kind = NRT_UC_CASE_LOWER;
@@ -184,45 +284,102 @@ static int64_t convert(const char *s, int64_t len, enum case_mode mode, char *ou
         kind = NRT_UC_CASE_UPPER;
       break;
     case MODE_TITLE:
-      kind = prev_cased ? NRT_UC_CASE_LOWER : NRT_UC_CASE_TITLE;
-      prev_cased = (r->flags & NRT_UC_F_CASED) != 0;
-      break;
-    case MODE_CAPITALIZE:
-      kind = i == 0 ? NRT_UC_CASE_TITLE : NRT_UC_CASE_LOWER;
+      kind = prev ? NRT_UC_CASE_LOWER : NRT_UC_CASE_TITLE;
+      prev = (r->flags & NRT_UC_F_CASED) != 0;
       break;
     }
-    uint32_t m[3];
-    size_t k = kind < 0 ? 0 : map_cp(s, len, i, i + n, cp, r, kind, m);
-    if (k == 0 || (k == 1 && m[0] == cp)) {
+    if (kind < 0) {
       if (out)
         memcpy(out + o, s + i, (size_t)n);
       o += n;
     } else {
-      any = true;
-      for (size_t j = 0; j < k; j++) {
-        if (out)
-          o += (int64_t)nrt_utf8_encode(m[j], out + o);
-        else
-          o += utf8_len(m[j]);
-      }
+      o += emit_mapped(s, len, i, n, cp, r, kind, out, o, &any);
     }
     i += n;
   }
   if (changed)
-    *changed = any;
+    *changed = any != 0;
   return o;
 }
 
-/* The managed form: s itself when nothing changes, the empty string for empty input,
- * otherwise one new string. */
-static int convert_managed(const nrt_str *s, enum case_mode mode, nrt_str *out,
+/* capitalize: the first character titlecased, the rest lowered (CPython 3.8+). */
+CASE_INLINE int64_t capitalize(const char *s, int64_t len, char *out, bool *changed) {
+  if (len == 0) {
+    if (changed)
+      *changed = false;
+    return 0;
+  }
+  const unsigned char *u = (const unsigned char *)s;
+  uint64_t any = 0;
+  int64_t o;
+  int n = 1;
+  if (u[0] < 0x80) {
+    unsigned char c = (unsigned)(u[0] - 'a') < 26u ? (unsigned char)(u[0] ^ 0x20) : u[0];
+    any = c != u[0];
+    if (out)
+      out[0] = (char)c;
+    o = 1;
+  } else {
+    uint32_t cp = decode(u, &n);
+    o = emit_mapped(s, len, 0, n, cp, nrt_uc_record_of(cp), NRT_UC_CASE_TITLE, out, 0, &any);
+  }
+  bool rest_changed;
+  o += convert(s, len, n, MODE_LOWER, out ? out + o : NULL, &rest_changed);
+  if (changed)
+    *changed = any || rest_changed;
+  return o;
+}
+
+#define CASE_KERNELS(name, call_size, call_into)                                               \
+  NRT_API int64_t nrt_str_##name##_size(const char *s, int64_t len) {                          \
+    return call_size;                                                                          \
+  }                                                                                            \
+  NRT_API int64_t nrt_str_##name##_into(const char *s, int64_t len, char *out) {               \
+    return call_into;                                                                          \
+  }
+
+CASE_KERNELS(upper, convert(s, len, 0, MODE_UPPER, NULL, NULL),
+             convert(s, len, 0, MODE_UPPER, out, NULL))
+CASE_KERNELS(lower, convert(s, len, 0, MODE_LOWER, NULL, NULL),
+             convert(s, len, 0, MODE_LOWER, out, NULL))
+CASE_KERNELS(casefold, convert(s, len, 0, MODE_FOLD, NULL, NULL),
+             convert(s, len, 0, MODE_FOLD, out, NULL))
+CASE_KERNELS(title, convert(s, len, 0, MODE_TITLE, NULL, NULL),
+             convert(s, len, 0, MODE_TITLE, out, NULL))
+CASE_KERNELS(swapcase, convert(s, len, 0, MODE_SWAP, NULL, NULL),
+             convert(s, len, 0, MODE_SWAP, out, NULL))
+CASE_KERNELS(capitalize, capitalize(s, len, NULL, NULL), capitalize(s, len, out, NULL))
+
+/* Writes op(s) to out and says whether it changes s: one instance per operation. */
+typedef int64_t (*convert_fn)(const char *s, int64_t len, char *out, bool *changed);
+
+#define CASE_CONVERT(name, call)                                                               \
+  static int64_t convert_##name(const char *s, int64_t len, char *out, bool *changed) {        \
+    return call;                                                                               \
+  }
+CASE_CONVERT(upper, convert(s, len, 0, MODE_UPPER, out, changed))
+CASE_CONVERT(lower, convert(s, len, 0, MODE_LOWER, out, changed))
+CASE_CONVERT(casefold, convert(s, len, 0, MODE_FOLD, out, changed))
+CASE_CONVERT(title, convert(s, len, 0, MODE_TITLE, out, changed))
+CASE_CONVERT(swapcase, convert(s, len, 0, MODE_SWAP, out, changed))
+CASE_CONVERT(capitalize, capitalize(s, len, out, changed))
+
+/* Inputs up to this many bytes are converted once into a stack buffer (a mapping at most
+ * triples the bytes) and copied; longer ones are measured, then converted in place. */
+#define SHORT_INPUT 256
+
+/* The managed form: the empty string for empty input, s itself (retained) when nothing
+ * changes, otherwise one new string. */
+static int convert_managed(const nrt_str *s, convert_fn conv, nrt_str *out,
                            struct nrt_error *err) {
   if (s->len == 0) {
     *out = nrt_str_empty();
     return NRT_OK;
   }
   bool changed;
-  int64_t n = convert(s->data, s->len, mode, NULL, &changed);
+  char buf[3 * SHORT_INPUT];
+  bool is_short = s->len <= SHORT_INPUT;
+  int64_t n = conv(s->data, s->len, is_short ? buf : NULL, &changed);
   if (!changed) {
     *out = *s;
     nrt_str_retain(out);
@@ -232,24 +389,20 @@ static int convert_managed(const nrt_str *s, enum case_mode mode, nrt_str *out,
   int rc = nrt_str_alloc(n, out, &bytes, err);
   if (rc != NRT_OK)
     return rc;
-  convert(s->data, s->len, mode, bytes, NULL);
+  if (is_short)
+    memcpy(bytes, buf, (size_t)n);
+  else
+    conv(s->data, s->len, bytes, NULL);
   return NRT_OK;
 }
 
-#define CASE_OPERATION(name, mode)                                                           \
-  NRT_API int64_t nrt_str_##name##_size(const char *s, int64_t len) {                        \
-    return convert(s, len, mode, NULL, NULL);                                                \
-  }                                                                                          \
-  NRT_API int64_t nrt_str_##name##_into(const char *s, int64_t len, char *out) {             \
-    return convert(s, len, mode, out, NULL);                                                 \
-  }                                                                                          \
-  NRT_API int nrt_str_##name(const nrt_str *s, nrt_str *out, struct nrt_error *err) {        \
-    return convert_managed(s, mode, out, err);                                               \
+#define CASE_MANAGED(name)                                                                     \
+  NRT_API int nrt_str_##name(const nrt_str *s, nrt_str *out, struct nrt_error *err) {          \
+    return convert_managed(s, convert_##name, out, err);                                       \
   }
-
-CASE_OPERATION(upper, MODE_UPPER)
-CASE_OPERATION(lower, MODE_LOWER)
-CASE_OPERATION(casefold, MODE_FOLD)
-CASE_OPERATION(capitalize, MODE_CAPITALIZE)
-CASE_OPERATION(title, MODE_TITLE)
-CASE_OPERATION(swapcase, MODE_SWAP)
+CASE_MANAGED(upper)
+CASE_MANAGED(lower)
+CASE_MANAGED(casefold)
+CASE_MANAGED(title)
+CASE_MANAGED(swapcase)
+CASE_MANAGED(capitalize)

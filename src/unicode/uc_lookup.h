@@ -36,4 +36,18 @@ static inline size_t nrt_uc_case_of(const struct nrt_uc_record *r, uint32_t cp, 
   return n;
 }
 
+/* The same without copying: returns the count and points *seq at the code points (at *single
+ * for a one-code-point mapping). */
+static inline size_t nrt_uc_case_seq(const struct nrt_uc_record *r, uint32_t cp, int kind,
+                                     uint32_t *single, const uint32_t **seq) {
+  int32_t v = r->cases[kind];
+  if (!(r->ext & (1u << kind))) {
+    *single = (uint32_t)((int32_t)cp + v);
+    *seq = single;
+    return 1;
+  }
+  *seq = &nrt_uc_case_extended[(uint32_t)v & 0xFFFFFFu];
+  return (size_t)((uint32_t)v >> 24);
+}
+
 #endif /* NRT_UNICODE_UC_LOOKUP_H */
