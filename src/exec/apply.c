@@ -18,8 +18,9 @@ _Static_assert(offsetof(nrt_value, as.str.len) == 24, "str.len at 24");
 
 /* Arguments of up to this many input columns live on the stack; more are allocated. */
 #define APPLY_STACK_ARGS 16
-/* How often (in rows) a chunk checks whether a lower row already failed. */
-#define APPLY_CANCEL_CHECK 64
+/* Rows per batch: after each batch a chunk runs the free pass of the results it stored and
+ * checks whether a lower row already failed. */
+#define APPLY_BATCH 256
 
 /* One chunk's outcome. */
 struct apply_chunk {
@@ -170,11 +171,15 @@ static void run_chunk(void *arg, int64_t k) {
     goto done;
   }
   for (int64_t i = start; i < end; i++) {
-    if ((i - start) % APPLY_CANCEL_CHECK == 0 && i > start &&
-        i > atomic_load_explicit(&job->stop_row, memory_order_relaxed)) {
-      nrt_col_builder_abort(b);
-      b = NULL;
-      goto done; /* a lower row stopped the apply: this chunk's rows are not needed */
+    if ((i - start) % APPLY_BATCH == 0 && i > start) {
+      if (i > atomic_load_explicit(&job->stop_row, memory_order_relaxed)) {
+        nrt_col_builder_abort(b);
+        b = NULL;
+        goto done; /* a lower row stopped the apply: this chunk's rows are not needed */
+      }
+      /* The free pass of the batch just stored: its bytes are in the builder already, and
+       * releasing the results now lets the allocator reuse their (cached) memory. */
+      nrt_col_builder_free_pass(b);
     }
     if (load_args(job, i, args) && !job->call_on_null) {
       rc = nrt_col_builder_append_null(b);
