@@ -5,7 +5,7 @@
  * related when they act on the same SSA value. The compiler emits refops naively (at every
  * binding and scope exit); this pass removes the redundant ones.
  *
- * The model, and the rules every sub-pass keeps (see src/refprune/README.md for the proofs):
+ * The model, and the rules every sub-pass keeps (src/refprune/README.md argues each one):
  *  - Counting: on every execution path, the pruned function's count of each pointer never drops
  *    to zero earlier than the original's and ends at the same value, except on a path that ends
  *    in a raising block (below).
@@ -110,10 +110,11 @@ NRT_API int nrt_refprune_function(struct LLVMOpaqueValue *function,
  * fanout-raise, all) into *out. Returns NRT_EINVAL naming the unknown item. */
 NRT_API int nrt_refprune_parse_passes(const char *list, unsigned *out, struct nrt_error *err);
 
-/* The command `nrt refprune IN.ll [-o OUT.ll] [--passes LIST] [--stats] [--subgraph-limit N]`:
+/* The command `nrt refprune IN.ll [-o OUT.ll] [--passes LIST] [--stats] [--subgraph-limit N]
+ * [--strict-calls]`:
  * reads textual or bitcode IR, prunes it (normalise and null always run; --passes selects the
  * pair-removing sub-passes, default all), verifies and writes textual IR to OUT.ll or stdout;
- * --stats prints the statistics to stderr. Exit status 0 on success, 1 on an I/O error, 2 on a
+ * --stats prints the statistics to stderr; --strict-calls sets strict_calls. Exit status 0 on success, 1 on an I/O error, 2 on a
  * usage error or an input that does not parse or does not pass the LLVM verifier (its message
  * is printed). argv[0] is the command name. */
 NRT_API int nrt_refprune_tool_main(int argc, char **argv);

@@ -1,4 +1,5 @@
-/* `nrt refprune IN.ll [-o OUT.ll] [--passes LIST] [--stats] [--subgraph-limit N]`. */
+/* `nrt refprune IN.ll [-o OUT.ll] [--passes LIST] [--stats] [--subgraph-limit N]
+ *  [--strict-calls]`. */
 #include <llvm-c/Analysis.h>
 #include <llvm-c/Core.h>
 #include <llvm-c/IRReader.h>
@@ -13,7 +14,7 @@ static int usage(const char *prog, const char *why) {
     fprintf(stderr, "%s: %s\n", prog, why);
   fprintf(stderr,
           "usage: %s IN.ll [-o OUT.ll] [--passes per-bb,diamond,fanout,fanout-raise] [--stats]\n"
-          "       [--subgraph-limit N]\n"
+          "       [--subgraph-limit N] [--strict-calls]\n"
           "Removes redundant incref/decref pairs; reads textual or bitcode IR, writes text.\n",
           prog);
   return 2;
@@ -31,7 +32,7 @@ struct tool_args {
   const char *in, *out;
   unsigned passes;
   size_t limit;
-  int stats;
+  int stats, strict_calls;
 };
 
 static int parse_args(int argc, char **argv, struct tool_args *a) {
@@ -61,6 +62,8 @@ static int parse_args(int argc, char **argv, struct tool_args *a) {
       }
     } else if (strcmp(arg, "--stats") == 0) {
       a->stats = 1;
+    } else if (strcmp(arg, "--strict-calls") == 0) {
+      a->strict_calls = 1;
     } else if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
       usage(prog, NULL);
       return 1;
@@ -132,6 +135,7 @@ int nrt_refprune_tool_main(int argc, char **argv) {
     struct nrt_refprune_config cfg;
     nrt_refprune_config_default(&cfg);
     cfg.passes = a.passes;
+    cfg.strict_calls = a.strict_calls;
     if (a.limit)
       cfg.subgraph_limit = a.limit;
     struct nrt_error err = {0};
