@@ -104,6 +104,10 @@ static void test_overflow_to_utf8(void) {
  * anonymous mapping: only the pages holding the two valid rows are ever touched. */
 static void test_view_windows(void) {
   struct check_live before = check_live_now();
+  if (getenv("NRT_UNDER_VALGRIND")) {
+    printf("test_view_windows: skipped under valgrind (3 GiB of shadowed address space)\n");
+    return;
+  }
   const int64_t far = 3LL << 30;
   size_t total = (size_t)far + 4096;
   char *base = (char *)mmap(NULL, total, PROT_READ | PROT_WRITE,
