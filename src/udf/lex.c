@@ -523,10 +523,12 @@ static int lex_indent(lexer *L, bool *blank) {
   int top = L->indent[L->nindent - 1], alttop = L->altindent[L->nindent - 1];
   if (col == top) {
     if (alt != alttop)
-      return err_at(L, NRT_EPARSE, q, "inconsistent use of tabs and spaces in indentation");
+      return err_at(L, NRT_EPARSE, L->line_start,
+                    "inconsistent use of tabs and spaces in indentation");
   } else if (col > top) {
     if (alt <= alttop)
-      return err_at(L, NRT_EPARSE, q, "inconsistent use of tabs and spaces in indentation");
+      return err_at(L, NRT_EPARSE, L->line_start,
+                    "inconsistent use of tabs and spaces in indentation");
     if (L->nindent >= MAX_INDENT) return err_at(L, NRT_EPARSE, q, "too many levels of indentation");
     L->indent[L->nindent] = col;
     L->altindent[L->nindent] = alt;
@@ -543,7 +545,8 @@ static int lex_indent(lexer *L, bool *blank) {
       return err_at(L, NRT_EPARSE, eol, "unindent does not match any outer indentation level");
     }
     if (alt != L->altindent[L->nindent - 1])
-      return err_at(L, NRT_EPARSE, q, "inconsistent use of tabs and spaces in indentation");
+      return err_at(L, NRT_EPARSE, L->line_start,
+                    "inconsistent use of tabs and spaces in indentation");
   }
   return NRT_OK;
 }

@@ -1257,8 +1257,23 @@ static udf_stmt *parse_compound(parser *p, bool *handled) {
       s->u.for_.target_loc = tt->loc;
       advance(p);
     } else {
-      udf_expr *target = parse_star_expressions(p);
+      /* star_targets: or-level expressions separated by commas (no comparisons, so the
+       * `in` is not swallowed) */
+      udf_expr *target = parse_bitor(p);
       if (!target) return NULL;
+      if (is_op(p, UDF_O_COMMA)) {
+        udf_expr *tup = new_expr(p, UDF_E_TUPLE, target->loc);
+        if (!tup) return NULL;
+        int cap = 0;
+        if (!push_ptr(p, &tup->u.seq.items, &tup->u.seq.n, &cap, target)) return NULL;
+        while (is_op(p, UDF_O_COMMA)) {
+          advance(p);
+          if (is_kw(p, UDF_KW_IN)) break;
+          udf_expr *x = parse_bitor(p);
+          if (!x || !push_ptr(p, &tup->u.seq.items, &tup->u.seq.n, &cap, x)) return NULL;
+        }
+        target = tup;
+      }
       if (!check_target(p, target, false, true)) return NULL;
       if (!is_kw(p, UDF_KW_IN)) return syntax_error(p, cur(p));
       return unsupported(p, target->loc, "unpacking in a for loop target");

@@ -68,8 +68,8 @@ static void test_indentation(void) {
   LEX_IS("if a:\n if b:\n  x", "if a : N > if b : N > x N < < $");
   /* tabs count to the next multiple of 8, and must be consistent */
   LEX_IS("if a:\n\tx\n\ty\n", "if a : N > x N y N < $");
-  LEX_IS("if a:\n\tx\n        y\n", "ERR 3:9 inconsistent use of tabs and spaces in indentation");
-  LEX_IS("if a:\n    x\n\ty\n", "ERR 3:2 inconsistent use of tabs and spaces in indentation");
+  LEX_IS("if a:\n\tx\n        y\n", "ERR 3:1 inconsistent use of tabs and spaces in indentation");
+  LEX_IS("if a:\n    x\n\ty\n", "ERR 3:1 inconsistent use of tabs and spaces in indentation");
   LEX_IS("if a:\n  \tx\n  \ty\n", "if a : N > x N y N < $");
   LEX_IS("if a:\n    x\n  y\n", "ERR 3:4 unindent does not match any outer indentation level");
   /* form feed resets the column */
