@@ -73,6 +73,7 @@ CASE_INLINE uint64_t word_flip(uint64_t w, enum case_mode mode, bool *prev, int 
   return upper >> 2;
 }
 
+#if !LITTLE_WORDS
 /* One ASCII byte mapped; *prev as for word_flip. */
 CASE_INLINE unsigned char byte_map(unsigned char b, enum case_mode mode, bool *prev) {
   bool upper = (unsigned)(b - 'A') < 26u, lower = (unsigned)(b - 'a') < 26u;
@@ -96,6 +97,7 @@ CASE_INLINE unsigned char byte_map(unsigned char b, enum case_mode mode, bool *p
   }
   return (unsigned char)(b ^ (flip ? 0x20 : 0));
 }
+#endif
 
 /* Decodes the non-ASCII code point at p (valid UTF-8) and sets *n to its length. */
 CASE_INLINE uint32_t decode(const unsigned char *p, int *n) {
