@@ -80,18 +80,30 @@ int32_t nrt_udf_rt_format_str(struct nrt_error *err, const nrt_str *s, const cha
       return rc;
     cut = tmp;
   }
-  nrt_str fill = nrt_str_view(fillbuf, filllen);
-  int rc;
-  if (width < 0) {
+  int64_t n = nrt_str_len(cut.data, cut.len);
+  int rc = NRT_OK;
+  if (width <= n) {
     nrt_str_retain(&cut);
     *out = cut;
-    rc = NRT_OK;
-  } else if (align == '<') {
-    rc = nrt_str_ljust(&cut, width, &fill, out, err);
-  } else if (align == '>') {
-    rc = nrt_str_rjust(&cut, width, &fill, out, err);
   } else {
-    rc = nrt_str_center(&cut, width, &fill, out, err);
+    /* format() centres with the odd fill on the right (str.center puts it on the left). */
+    int64_t pad = width - n;
+    int64_t left = align == '>' ? pad : align == '^' ? pad / 2 : 0;
+    int64_t right = pad - left;
+    if (pad > (INT64_MAX / 8 - cut.len) / filllen) {
+      rc = nrt_error_set(err, NRT_EOVERFLOW, "formatted string is too long");
+    } else {
+      char *p;
+      rc = nrt_str_alloc(cut.len + pad * filllen, out, &p, err);
+      for (int64_t k = 0; rc == NRT_OK && k < left; k++, p += filllen)
+        memcpy(p, fillbuf, (size_t)filllen);
+      if (rc == NRT_OK) {
+        memcpy(p, cut.data, (size_t)cut.len);
+        p += cut.len;
+      }
+      for (int64_t k = 0; rc == NRT_OK && k < right; k++, p += filllen)
+        memcpy(p, fillbuf, (size_t)filllen);
+    }
   }
   nrt_str_release(&tmp);
   return rc;

@@ -1,3 +1,13 @@
 # Tests of the UDF engine's back half: JIT, compilation, runtime, public API, command line.
 nrt_add_test(test_udf_jit SOURCES test_udf_jit.c INCLUDES ${NRT_LLVM_INCLUDE_DIR}
              LABELS valgrind TIMEOUT 120)
+
+# The CPython oracle: every construct and string operation compiled and compared with
+# /usr/bin/python3 over the same rows; exception types compared; statistics balanced per case.
+add_executable(udf_oracle_runner udf_oracle_runner.c)
+target_link_libraries(udf_oracle_runner PRIVATE nrt_static jansson)
+target_compile_options(udf_oracle_runner PRIVATE $<$<COMPILE_LANGUAGE:C>:${NRT_WARNINGS}>)
+add_test(NAME udf_oracle
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/e2e_oracle.py
+                 $<TARGET_FILE:udf_oracle_runner>)
+set_tests_properties(udf_oracle PROPERTIES LABELS udf TIMEOUT 300)

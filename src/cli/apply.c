@@ -1,0 +1,346 @@
+/* nrt apply UDF [INPUT] [options]: compile a UDF and run it over a column read from a file or
+ * standard input, writing the results (see `nrt apply --help`). */
+#define _POSIX_C_SOURCE 200809L /* fileno, clock_gettime */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "nrt/io.h"
+#include "nrt/udf.h"
+
+#define MAX_COLUMNS 64
+
+static const char apply_help[] =
+    "usage: nrt apply UDF [INPUT] [options]\n"
+    "  UDF                 a .py file, or -e 'SOURCE' (a lambda or a def)\n"
+    "  INPUT               input file; standard input when absent or '-'\n"
+    "  -e SOURCE           inline UDF source\n"
+    "  --func NAME         entry function (default: the only def, or the last one)\n"
+    "  --in-format F       text (default, one row per line), csv or jsonl\n"
+    "  --out-format F      text, csv or jsonl (default: the input format)\n"
+    "  --column NAME       input column for csv / jsonl objects, one per parameter in order\n"
+    "  -o PATH             output file (default: standard output)\n"
+    "  --threads N         worker threads (default: all cores)\n"
+    "  --errors stop|null  a row that raises stops the run (exit 1) or gives null\n"
+    "  --emit-llvm         print the LLVM IR before and after pruning (standard error)\n"
+    "  --stats             print statistics as 'name: value' lines on standard error\n"
+    "exit status: 0 success, 1 runtime error in a row, 2 compile error, bad input or usage\n";
+
+struct apply_args {
+  const char *udf_path, *source, *func, *input, *output;
+  const char *in_format, *out_format;
+  const char *columns[MAX_COLUMNS];
+  size_t ncolumns;
+  int threads;
+  bool errors_null, emit_llvm, stats;
+};
+
+static int bad_usage(const char *fmt, const char *arg) {
+  fputs("nrt apply: ", stderr);
+  /* fmt is always one of this file's literals with one %s. */
+  const char *pct = strstr(fmt, "%s");
+  if (pct) {
+    fwrite(fmt, 1, (size_t)(pct - fmt), stderr);
+    fputs(arg, stderr);
+    fputs(pct + 2, stderr);
+  } else {
+    fputs(fmt, stderr);
+  }
+  fputs("\nrun `nrt apply --help` for usage\n", stderr);
+  return CLI_USAGE;
+}
+
+/* Value of option argv[*i] (either "--opt=value" or "--opt value"). */
+static const char *opt_value(int argc, char **argv, int *i, const char *name) {
+  const char *a = argv[*i];
+  size_t n = strlen(name);
+  if (strncmp(a, name, n) == 0 && a[n] == '=')
+    return a + n + 1;
+  if (*i + 1 >= argc)
+    return NULL;
+  return argv[++*i];
+}
+
+static bool is_opt(const char *a, const char *name) {
+  size_t n = strlen(name);
+  return strncmp(a, name, n) == 0 && (a[n] == 0 || a[n] == '=');
+}
+
+static int parse_args(int argc, char **argv, struct apply_args *a) {
+  memset(a, 0, sizeof *a);
+  const char *positional[2];
+  int npos = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *s = argv[i];
+    const char *v;
+#define VALUE(name)                                                                          \
+  do {                                                                                       \
+    v = opt_value(argc, argv, &i, name);                                                     \
+    if (!v)                                                                                  \
+      return bad_usage("option %s needs a value", name);                                     \
+  } while (0)
+    if (strcmp(s, "-h") == 0 || strcmp(s, "--help") == 0) {
+      fputs(apply_help, stdout);
+      return -1;
+    } else if (is_opt(s, "-e")) {
+      VALUE("-e");
+      a->source = v;
+    } else if (is_opt(s, "--func")) {
+      VALUE("--func");
+      a->func = v;
+    } else if (is_opt(s, "--in-format")) {
+      VALUE("--in-format");
+      a->in_format = v;
+    } else if (is_opt(s, "--out-format")) {
+      VALUE("--out-format");
+      a->out_format = v;
+    } else if (is_opt(s, "--column")) {
+      VALUE("--column");
+      if (a->ncolumns == MAX_COLUMNS)
+        return bad_usage("more than %s columns", "64");
+      a->columns[a->ncolumns++] = v;
+    } else if (is_opt(s, "-o")) {
+      VALUE("-o");
+      a->output = v;
+    } else if (is_opt(s, "--threads")) {
+      VALUE("--threads");
+      char *end;
+      errno = 0;
+      long t = strtol(v, &end, 10);
+      if (errno || *end || end == v || t < 1 || t > 4096)
+        return bad_usage("--threads needs a number from 1 to 4096, not '%s'", v);
+      a->threads = (int)t;
+    } else if (is_opt(s, "--errors")) {
+      VALUE("--errors");
+      if (strcmp(v, "stop") == 0)
+        a->errors_null = false;
+      else if (strcmp(v, "null") == 0)
+        a->errors_null = true;
+      else
+        return bad_usage("--errors takes stop or null, not '%s'", v);
+    } else if (strcmp(s, "--emit-llvm") == 0) {
+      a->emit_llvm = true;
+    } else if (strcmp(s, "--stats") == 0) {
+      a->stats = true;
+    } else if (s[0] == '-' && s[1] != 0) {
+      return bad_usage("unknown option '%s'", s);
+    } else {
+      if (npos == 2)
+        return bad_usage("unexpected argument '%s'", s);
+      positional[npos++] = s;
+    }
+#undef VALUE
+  }
+  int k = 0;
+  if (!a->source) {
+    if (npos == 0)
+      return bad_usage("%s", "no UDF given (a .py file or -e 'SOURCE')");
+    a->udf_path = positional[k++];
+  }
+  if (k < npos)
+    a->input = positional[k++];
+  if (k < npos)
+    return bad_usage("unexpected argument '%s'", positional[k]);
+  if (a->input && strcmp(a->input, "-") == 0)
+    a->input = NULL;
+  return 0;
+}
+
+/* Reads the whole UDF file into a malloc'd buffer. */
+static char *read_file(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    fprintf(stderr, "nrt apply: cannot open %s: %s\n", path, strerror(errno));
+    return NULL;
+  }
+  size_t cap = 4096, n = 0;
+  char *buf = malloc(cap);
+  while (buf) {
+    size_t got = fread(buf + n, 1, cap - n, f);
+    n += got;
+    if (n < cap)
+      break;
+    char *nb = realloc(buf, cap * 2);
+    if (!nb) {
+      free(buf);
+      buf = NULL;
+      break;
+    }
+    buf = nb;
+    cap *= 2;
+  }
+  if (buf && ferror(f)) {
+    fprintf(stderr, "nrt apply: cannot read %s: %s\n", path, strerror(errno));
+    free(buf);
+    buf = NULL;
+  }
+  fclose(f);
+  *len = n;
+  return buf;
+}
+
+static nrt_value_kind kind_of_column(const nrt_column *col) {
+  switch (col->type) {
+  case NRT_COL_INT64: return NRT_VALUE_INT64;
+  case NRT_COL_FLOAT64: return NRT_VALUE_FLOAT64;
+  case NRT_COL_BOOL: return NRT_VALUE_BOOL;
+  default: return NRT_VALUE_STR;
+  }
+}
+
+static void print_compile_stats(const struct nrt_udf_compile_info *in) {
+  fprintf(stderr, "compile_ms: %.3f\n", in->compile_ms);
+  fprintf(stderr, "front_ms: %.3f\n", in->front_ms);
+  fprintf(stderr, "codegen_ms: %.3f\n", in->codegen_ms);
+  fprintf(stderr, "prune_ms: %.3f\n", in->prune_ms);
+  fprintf(stderr, "optimize_ms: %.3f\n", in->optimize_ms);
+  fprintf(stderr, "jit_ms: %.3f\n", in->jit_ms);
+  fprintf(stderr, "refops_before: %zu\n", in->refops_before);
+  fprintf(stderr, "refops_after: %zu\n", in->refops_after);
+  fprintf(stderr, "refops_removed: %zu\n", in->refops_before - in->refops_after);
+  fprintf(stderr, "pruned_null: %zu\n", in->pruned_null);
+  fprintf(stderr, "pruned_per_bb: %zu\n", in->pruned_per_bb);
+  fprintf(stderr, "pruned_diamond: %zu\n", in->pruned_diamond);
+  fprintf(stderr, "pruned_fanout: %zu\n", in->pruned_fanout);
+  fprintf(stderr, "pruned_fanout_raise: %zu\n", in->pruned_fanout_raise);
+}
+
+void cli_print_runtime_stats(void) {
+  struct nrt_stats s;
+  nrt_stats_get(&s);
+  fprintf(stderr, "alloc: %llu\n", (unsigned long long)s.alloc);
+  fprintf(stderr, "free: %llu\n", (unsigned long long)s.free);
+  fprintf(stderr, "mi_alloc: %llu\n", (unsigned long long)s.mi_alloc);
+  fprintf(stderr, "mi_free: %llu\n", (unsigned long long)s.mi_free);
+  fprintf(stderr, "bytes_alloc: %llu\n", (unsigned long long)s.bytes_alloc);
+  fprintf(stderr, "bytes_free: %llu\n", (unsigned long long)s.bytes_free);
+  fprintf(stderr, "balanced: %s\n",
+          s.alloc == s.free && s.mi_alloc == s.mi_free ? "yes" : "no");
+}
+
+int cli_apply(int argc, char **argv) {
+  struct apply_args a;
+  int st = parse_args(argc, argv, &a);
+  if (st)
+    return st < 0 ? CLI_OK : st;
+  struct nrt_error err;
+  memset(&err, 0, sizeof err);
+  enum nrt_io_format in_fmt = NRT_IO_TEXT, out_fmt;
+  if (a.in_format && nrt_io_format_parse(a.in_format, &in_fmt, &err))
+    return bad_usage("--in-format takes text, csv or jsonl, not '%s'", a.in_format);
+  out_fmt = in_fmt;
+  if (a.out_format && nrt_io_format_parse(a.out_format, &out_fmt, &err))
+    return bad_usage("--out-format takes text, csv or jsonl, not '%s'", a.out_format);
+  if (a.ncolumns && in_fmt == NRT_IO_TEXT)
+    return bad_usage("%s", "--column needs --in-format csv or jsonl");
+
+  char *src = NULL;
+  size_t srclen = 0;
+  if (a.udf_path) {
+    src = read_file(a.udf_path, &srclen);
+    if (!src)
+      return CLI_USAGE;
+  }
+
+  /* Input first: the UDF's parameter types are the columns' types. */
+  int status = CLI_OK;
+  nrt_column *in[MAX_COLUMNS] = {0};
+  size_t ncols = a.ncolumns ? a.ncolumns : 1;
+  struct nrt_io_read_options ro;
+  memset(&ro, 0, sizeof ro);
+  ro.format = in_fmt;
+  ro.columns = a.columns;
+  ro.n_columns = a.ncolumns;
+  struct nrt_io_read_info rinfo;
+  memset(&rinfo, 0, sizeof rinfo);
+  double t0 = cli_now_ms();
+  int rc = a.input ? nrt_io_read_path(a.input, &ro, in, &rinfo, &err)
+                   : nrt_io_read_fd(0, &ro, in, &rinfo, &err);
+  double read_ms = cli_now_ms() - t0;
+  nrt_udf *udf = NULL;
+  nrt_column *out = NULL;
+  struct nrt_exec_info xinfo;
+  memset(&xinfo, 0, sizeof xinfo);
+  double run_ms = 0, write_ms = 0;
+  if (rc) {
+    fprintf(stderr, "nrt apply: %s: %s\n", a.input ? a.input : "<stdin>", err.message);
+    status = CLI_USAGE;
+    goto done;
+  }
+  nrt_value_kind kinds[MAX_COLUMNS];
+  for (size_t i = 0; i < ncols; i++)
+    kinds[i] = kind_of_column(in[i]);
+  struct nrt_udf_options uo;
+  memset(&uo, 0, sizeof uo);
+  uo.file = a.udf_path ? a.udf_path : "<-e>";
+  uo.func = a.func;
+  uo.param_kinds = kinds;
+  uo.nparams = (int)ncols;
+  uo.emit_llvm = a.emit_llvm;
+  uo.emit_stream = stderr;
+  rc = nrt_udf_compile(a.source ? a.source : src, a.source ? strlen(a.source) : srclen, &uo,
+                       &udf, &err);
+  if (rc) {
+    fprintf(stderr, "%s\n", err.message);
+    status = CLI_USAGE;
+    goto done;
+  }
+  struct nrt_udf_apply_options ao;
+  memset(&ao, 0, sizeof ao);
+  ao.threads = a.threads;
+  ao.errors_as_null = a.errors_null;
+  t0 = cli_now_ms();
+  struct cli_progress *prog = cli_progress_start("applying", in[0]->length);
+  rc = nrt_udf_apply(udf, in, ncols, &ao, &out, &xinfo, &err);
+  cli_progress_stop(prog);
+  run_ms = cli_now_ms() - t0;
+  if (rc) {
+    fprintf(stderr, "nrt apply: %s\n", err.message);
+    status = rc == NRT_EINVAL ? CLI_USAGE : CLI_ROW_ERROR;
+    goto done;
+  }
+  if (a.errors_null && xinfo.failed_rows > 0 && a.stats)
+    fprintf(stderr, "nrt apply: %lld rows raised (first: row %lld); they are null\n",
+            (long long)xinfo.failed_rows, (long long)xinfo.error_row + 1);
+  struct nrt_io_write_options wo;
+  memset(&wo, 0, sizeof wo);
+  wo.format = out_fmt;
+  wo.column_name = out_fmt == NRT_IO_CSV ? "result" : NULL;
+  t0 = cli_now_ms();
+  rc = a.output ? nrt_io_write_path(a.output, out, &wo, &err) : nrt_io_write_fd(1, out, &wo, &err);
+  write_ms = cli_now_ms() - t0;
+  if (rc) {
+    fprintf(stderr, "nrt apply: writing %s: %s\n", a.output ? a.output : "<stdout>", err.message);
+    status = CLI_USAGE;
+  }
+done:
+  if (a.stats && udf) {
+    fprintf(stderr, "rows: %lld\n", (long long)(in[0] ? in[0]->length : 0));
+    fprintf(stderr, "threads: %d\n", xinfo.threads);
+    fprintf(stderr, "failed_rows: %lld\n", (long long)xinfo.failed_rows);
+    fprintf(stderr, "read_ms: %.3f\n", read_ms);
+    fprintf(stderr, "run_ms: %.3f\n", run_ms);
+    fprintf(stderr, "write_ms: %.3f\n", write_ms);
+    if (run_ms > 0 && in[0])
+      fprintf(stderr, "rows_per_s: %.0f\n", (double)in[0]->length / (run_ms / 1000.0));
+    print_compile_stats(nrt_udf_info(udf));
+  }
+  nrt_col_release(out);
+  for (size_t i = 0; i < ncols; i++)
+    nrt_col_release(in[i]);
+  nrt_udf_free(udf);
+  free(src);
+  if (a.stats)
+    cli_print_runtime_stats();
+  return status;
+}
+
+double cli_now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
