@@ -12,11 +12,12 @@ Usage: oracle_gen.py COUNT SEED
 
 Stream format (little endian):
   record  := 'R' str:s str:sub str:rep str:chars str:sep i64:a i64:b i64:step i64:count
-             i64:maxsplit i64:k results*  'E'
+             i64:maxsplit i64:k i64:float_bits results*  0xFF
   results := u8:op_id result
   result  := 'i' i64 | 's' str | 'l' u32:n str*n | 'x' u8:kind str:message
+           | 'k' (skipped: a documented nrt difference, an int outside int64 or a surrogate)
   str     := u32:byte_length bytes
-  None arguments are INT64_MIN. Error kinds: 1 ValueError, 2 IndexError, 3 OverflowError.
+  None arguments are INT64_MIN. Error kinds: 1 ValueError, 2 IndexError, 3 OverflowError, 4 TypeError.
 """
 import random
 import struct
@@ -130,6 +131,26 @@ def gen_string(r):
     pools = [POOLS[r.choice(POOL_NAMES)] for _ in range(r.randint(1, 3))]
     return ''.join(r.choice(r.choice(pools)) for _ in range(n))
 
+NUMBER_PARTS = ['0', '1', '7', '9', '_', '-', '+', ' ', '\t', '.', 'e', 'E', 'x', 'X', 'b', 'o',
+                'a', 'f', 'F', 'inf', 'nan', 'Infinity', '٣', '१', '１', '\u3000', '0x', '0b', '0o',
+                '00', '__', 'e-', 'e+', '\xa0', '\x1c', 'i', 'n']
+
+def gen_number_text(r):
+    """Text that int() and float() often accept: digits (ASCII and other Nd), signs, prefixes,
+    underscores, exponents, inf/nan, surrounding whitespace."""
+    core = ''.join(r.choice(NUMBER_PARTS[:5] * 4 + NUMBER_PARTS) for _ in range(r.randint(1, 12)))
+    return r.choice(('', ' ', '\t', '\u2003')) + core + r.choice(('', ' ', '\n'))
+
+def gen_float_bits(r):
+    roll = r.random()
+    if roll < 0.3:
+        v = r.choice((0.0, -0.0, float('inf'), -float('inf'), float('nan'), 1e16, 1e-5, 1e-4,
+                      0.1, 5e-324, 1.7976931348623157e308, 123456789012345.6, 1e15, 2.5, -3.0))
+        return struct.unpack('<q', struct.pack('<d', v))[0]
+    if roll < 0.6:
+        return struct.unpack('<q', struct.pack('<d', r.uniform(-1e6, 1e6)))[0]
+    return r.getrandbits(64) - (1 << 63)
+
 def gen_sub(r, s):
     roll = r.random()
     if roll < 0.45 and s:
@@ -164,10 +185,25 @@ OPS = [
     'upper', 'lower', 'casefold', 'capitalize', 'title', 'swapcase',
     'isalpha', 'isalnum', 'isdecimal', 'isdigit', 'isnumeric', 'isspace', 'isupper', 'islower',
     'istitle', 'isascii', 'isidentifier', 'isprintable',
+    # nrt/str_convert.h
+    'center', 'ljust', 'rjust', 'zfill', 'expandtabs', 'removeprefix', 'removesuffix', 'ord',
+    'int10', 'int0', 'int16', 'float', 'str_int', 'chr', 'repr_float',
 ]
-ERR = {ValueError: 1, IndexError: 2, OverflowError: 3}
+ERR = {ValueError: 1, IndexError: 2, OverflowError: 3, TypeError: 4}
 
-def run_op(name, s, sub, rep, chars, sep, a, b, step, count, maxsplit, k):
+class Skip(Exception):
+    """A case where nrt documents a difference from Python (int64 range, surrogates)."""
+
+def width_of(a):
+    return 0 if a == NONE else max(-5, min(a, 60))
+
+def chr_arg(a):
+    return 0x41 if a == NONE else a * 4099 + 0x41
+
+def float_of(bits):
+    return struct.unpack('<d', struct.pack('<q', bits))[0]
+
+def run_op(name, s, sub, rep, chars, sep, a, b, step, count, maxsplit, k, fbits):
     A, B, STEP = arg(a), arg(b), arg(step)
     if name == 'len': return len(s)
     if name == 'getitem': return s[a if a != NONE else 0]
@@ -211,6 +247,27 @@ def run_op(name, s, sub, rep, chars, sep, a, b, step, count, maxsplit, k):
     if name == 'rpartition': return list(s.rpartition(sep))
     if name == 'join': return sub.join(s.split(sep) if sep else list(s))
     if name.startswith('is'): return int(getattr(s, name)())
+    if name == 'center': return s.center(width_of(a), chars[:1] or ' ')
+    if name == 'ljust': return s.ljust(width_of(b), chars[:1] or ' ')
+    if name == 'rjust': return s.rjust(width_of(a), chars)
+    if name == 'zfill': return s.zfill(width_of(b))
+    if name == 'expandtabs': return s.expandtabs(k * 3 - 1)
+    if name == 'removeprefix': return s.removeprefix(sub)
+    if name == 'removesuffix': return s.removesuffix(sub)
+    if name == 'ord': return ord(s)
+    if name in ('int10', 'int0', 'int16'):
+        v = int(s, {'int10': 10, 'int0': 0, 'int16': 16}[name])
+        if not -(1 << 63) <= v < (1 << 63):
+            raise Skip()
+        return v
+    if name == 'float': return repr(float(s))
+    if name == 'str_int': return str(a if a != NONE else count)
+    if name == 'chr':
+        v = chr_arg(a)
+        if 0xD800 <= v <= 0xDFFF:
+            raise Skip()
+        return chr(v)
+    if name == 'repr_float': return repr(float_of(fbits))
     return getattr(s, name)()
 
 def put_str(out, v):
@@ -225,7 +282,7 @@ def main():
     out = bytearray()
     pack_q = struct.Struct('<q').pack
     for _ in range(count):
-        s = gen_string(r)
+        s = gen_string(r) if r.random() < 0.9 else gen_number_text(r)
         sub = gen_sub(r, s)
         rep = gen_sub(r, s) if r.random() < 0.7 else r.choice(('', 'x', 'ß', '漢字', 'ΣΣ'))
         chars = gen_sub(r, s) + (r.choice(WHITESPACE) if r.random() < 0.3 else '')
@@ -236,17 +293,25 @@ def main():
         cnt = r.choice((-1, 0, 1, 2, 3, -5, 1 << 40))
         maxsplit = r.choice((-1, -1, 0, 1, 2, 3, 1 << 40))
         k = r.choice((-2, 0, 1, 2, 3))
+        fbits = gen_float_bits(r)
         out += b'R'
         for v in (s, sub, rep, chars, sep):
             put_str(out, v)
-        for v in (a, b, step, cnt, maxsplit, k):
+        for v in (a, b, step, cnt, maxsplit, k, fbits):
             out += pack_q(v)
         for op_id, name in enumerate(OPS):
             try:
-                res = run_op(name, s, sub, rep, chars, sep, a, b, step, cnt, maxsplit, k)
-            except (ValueError, IndexError, OverflowError) as e:
+                res = run_op(name, s, sub, rep, chars, sep, a, b, step, cnt, maxsplit, k, fbits)
+            except Skip:
+                out += bytes((op_id,)) + b'k'
+                continue
+            except (ValueError, IndexError, OverflowError, TypeError) as e:
+                msg = str(e)
+                if len(msg.encode('utf-8', 'surrogatepass')) > 500:  # nrt cuts longer messages
+                    out += bytes((op_id,)) + b'k'
+                    continue
                 out += bytes((op_id,)) + b'x' + bytes((ERR[type(e)],))
-                put_str(out, str(e))
+                put_str(out, msg)
                 continue
             out += bytes((op_id,))
             if isinstance(res, int):
@@ -258,7 +323,7 @@ def main():
                 out += b'l' + struct.pack('<I', len(res))
                 for item in res:
                     put_str(out, item)
-        out += b'E'
+        out += b'\xff'  # end of record (op ids stay below 0xFF)
         if len(out) > 1 << 20:
             w.write(out)
             out.clear()

@@ -45,13 +45,13 @@ static const char *py_name(int code) {
 struct got {
   int rc;
   struct nrt_error err;
-  char text[8192];
+  char text[1 << 17]; /* a width in Unicode digits ("\u09ee\u0c69...") can be large */
   int64_t n;
 };
 
 static void report(const char *line, const struct got *g, const char *why) {
   if (++mismatches <= 20)
-    fprintf(stderr, "MISMATCH (%s): %s  nrt: rc=%d msg=[%s] text=[%.*s]\n", why, line, g->rc,
+    fprintf(stderr, "MISMATCH (%s): %.300s  nrt: rc=%d msg=[%s] text=[%.*s]\n", why, line, g->rc,
             g->err.message, (int)(g->n > 200 ? 200 : g->n), g->text);
 }
 
@@ -118,7 +118,7 @@ static void run_case(char *line, char *copy) {
   }
   const char *op = fields[0];
   char *expected = fields[nf - 1];
-  struct got g;
+  static struct got g;
   memset(&g.err, 0, sizeof g.err);
   g.rc = NRT_OK;
   g.n = 0;

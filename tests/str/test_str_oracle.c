@@ -13,6 +13,7 @@
  * sanitizer, 2000 under valgrind). */
 #define _POSIX_C_SOURCE 200809L /* popen */
 #include "nrt/str.h"
+#include "nrt/str_convert.h"
 #include "nrt/unicode.h"
 #include "support/check.h"
 
@@ -30,6 +31,9 @@ static const char *const OPS[] = {
     "upper", "lower", "casefold", "capitalize", "title", "swapcase",
     "isalpha", "isalnum", "isdecimal", "isdigit", "isnumeric", "isspace", "isupper", "islower",
     "istitle", "isascii", "isidentifier", "isprintable",
+    /* nrt/str_convert.h */
+    "center", "ljust", "rjust", "zfill", "expandtabs", "removeprefix", "removesuffix", "ord",
+    "int10", "int0", "int16", "float", "str_int", "chr", "repr_float",
 };
 enum { NOPS = sizeof OPS / sizeof OPS[0] };
 
@@ -122,6 +126,8 @@ static void read_result(struct buf *b) {
       read_str_into(&tmp);
       buf_str(b, tmp.p, (int64_t)tmp.n);
     }
+  } else if (kind == 'k') {
+    /* skipped case: nothing follows */
   } else if (kind == 'x') {
     buf_u8(b, read_u8());
     read_str_into(&tmp);
@@ -135,7 +141,11 @@ static void read_result(struct buf *b) {
 /* ------------------------------------------------------------ running nrt */
 
 static int error_kind(int code) {
-  return code == NRT_EVALUE ? 1 : code == NRT_EINDEX ? 2 : code == NRT_EOVERFLOW ? 3 : 99;
+  return code == NRT_EVALUE      ? 1
+         : code == NRT_EINDEX    ? 2
+         : code == NRT_EOVERFLOW ? 3
+         : code == NRT_ETYPE     ? 4
+                                 : 99;
 }
 
 static bool utf8_ok(const char *p, int64_t n) {
@@ -199,8 +209,16 @@ typedef bool (*pred_fn)(const char *, int64_t);
 
 struct args {
   nrt_str s, sub, rep, chars, sep;
-  int64_t a, b, step, count, maxsplit, k;
+  int64_t a, b, step, count, maxsplit, k, fbits;
 };
+
+/* The argument mappings of oracle_gen.py (width_of, chr_arg). */
+static int64_t width_of(int64_t a) {
+  return a == NRT_STR_NONE ? 0 : a < -5 ? -5 : a > 60 ? 60 : a;
+}
+static int64_t chr_arg(int64_t a) {
+  return a == NRT_STR_NONE ? 0x41 : a * 4099 + 0x41;
+}
 
 /* A case mapping: the managed form, cross-checked with the kernel pair. */
 static void run_case(struct buf *b, const struct args *x, managed_case_fn f, case_size_fn size,
@@ -414,6 +432,56 @@ static void run_op(int op, struct buf *b, const struct args *x) {
       rc = nrt_str_join(&x->sub, l, &r, &err);
     nrt_str_list_release(l);
     put_string(b, rc, &r, &err);
+  } else if (IS("center") || IS("ljust")) {
+    nrt_str fill = x->chars.len ? x->chars : nrt_str_view(" ", 1);
+    if (x->chars.len) { /* chars[:1] */
+      int nb = 1;
+      unsigned char c0 = (unsigned char)x->chars.data[0];
+      nb = c0 < 0x80 ? 1 : c0 < 0xE0 ? 2 : c0 < 0xF0 ? 3 : 4;
+      fill = nrt_str_view(x->chars.data, nb);
+    }
+    rc = IS("center") ? nrt_str_center(&x->s, width_of(x->a), &fill, &r, &err)
+                      : nrt_str_ljust(&x->s, width_of(x->b), &fill, &r, &err);
+    put_string(b, rc, &r, &err);
+  } else if (IS("rjust")) {
+    rc = nrt_str_rjust(&x->s, width_of(x->a), &x->chars, &r, &err);
+    put_string(b, rc, &r, &err);
+  } else if (IS("zfill")) {
+    rc = nrt_str_zfill(&x->s, width_of(x->b), &r, &err);
+    put_string(b, rc, &r, &err);
+  } else if (IS("expandtabs")) {
+    rc = nrt_str_expandtabs(&x->s, x->k * 3 - 1, &r, &err);
+    put_string(b, rc, &r, &err);
+  } else if (IS("removeprefix")) {
+    rc = nrt_str_removeprefix(&x->s, &x->sub, &r, &err);
+    put_string(b, rc, &r, &err);
+  } else if (IS("removesuffix")) {
+    rc = nrt_str_removesuffix(&x->s, &x->sub, &r, &err);
+    put_string(b, rc, &r, &err);
+  } else if (IS("ord")) {
+    rc = nrt_str_ord(s, n, &v, &err);
+    put_int_or_error(b, rc, v, &err);
+  } else if (IS("int10") || IS("int0") || IS("int16")) {
+    int base = IS("int10") ? 10 : IS("int0") ? 0 : 16;
+    rc = nrt_str_to_int64(s, n, base, &v, &err);
+    put_int_or_error(b, rc, v, &err);
+  } else if (IS("float")) {
+    double d = 0;
+    rc = nrt_str_to_double(s, n, &d, &err);
+    if (rc == NRT_OK)
+      rc = nrt_str_from_double(d, &r, &err);
+    put_string(b, rc, &r, &err);
+  } else if (IS("str_int")) {
+    rc = nrt_str_from_int64(x->a != NRT_STR_NONE ? x->a : x->count, &r, &err);
+    put_string(b, rc, &r, &err);
+  } else if (IS("chr")) {
+    rc = nrt_str_chr(chr_arg(x->a), &r, &err);
+    put_string(b, rc, &r, &err);
+  } else if (IS("repr_float")) {
+    double d;
+    memcpy(&d, &x->fbits, sizeof d);
+    rc = nrt_str_from_double(d, &r, &err);
+    put_string(b, rc, &r, &err);
   } else if (IS("upper")) {
     run_case(b, x, nrt_str_upper, nrt_str_upper_size, nrt_str_upper_into);
   } else if (IS("lower")) {
@@ -491,7 +559,7 @@ int main(int argc, char **argv) {
   struct check_live before = check_live_now();
   struct buf fields[5] = {{0}}, expected = {0}, got = {0};
   long records = 0;
-  int64_t ops_run = 0, mismatches = 0, per_op_mismatch[NOPS] = {0};
+  int64_t ops_run = 0, skipped = 0, mismatches = 0, per_op_mismatch[NOPS] = {0};
   while (stream_ok) {
     int tag = fgetc(in);
     if (tag == EOF) /* the end of the stream */
@@ -514,6 +582,7 @@ int main(int argc, char **argv) {
     x.count = read_i64();
     x.maxsplit = read_i64();
     x.k = read_i64();
+    x.fbits = read_i64();
     /* Half the records run on managed copies, so identity results are retained, not viewed. */
     bool managed = records & 1;
     if (managed) {
@@ -524,13 +593,17 @@ int main(int argc, char **argv) {
     }
     for (;;) {
       int op = read_u8();
-      if (op == 'E' || op < 0)
+      if (op == 0xFF || op < 0) /* end of record */
         break;
       if (op >= NOPS) {
         stream_ok = false;
         break;
       }
       read_result(&expected);
+      if (expected.n == 1 && expected.p[0] == 'k') { /* a documented difference: skipped */
+        skipped++;
+        continue;
+      }
       got.n = 0;
       run_op(op, &got, &x);
       ops_run++;
@@ -573,8 +646,9 @@ int main(int argc, char **argv) {
   for (int i = 0; i < NOPS; i++)
     if (per_op_mismatch[i])
       fprintf(stderr, "  %-18s %lld mismatches\n", OPS[i], (long long)per_op_mismatch[i]);
-  printf("oracle: %ld strings, %lld operations compared with CPython, %lld mismatches\n",
-         records, (long long)ops_run, (long long)mismatches);
+  printf("oracle: %ld strings, %lld operations compared with CPython, %lld mismatches "
+         "(%lld skipped: ints outside int64, surrogates, messages over 500 bytes)\n",
+         records, (long long)ops_run, (long long)mismatches, (long long)skipped);
   CHECK_NO_LEAK(before);
   for (int i = 0; i < 5; i++)
     free(fields[i].p);
