@@ -5,7 +5,7 @@
 #include "udf/ast.h"
 #include "udf/ast_arena.h"
 
-enum { ARENA_CHUNK = 16384 };
+size_t udf_arena_chunk_size = 16384;
 
 struct udf_chunk {
   struct udf_chunk *next;
@@ -45,7 +45,7 @@ void *udf_arena_alloc(udf_arena *a, size_t n) {
   if (n == 0) n = 16;
   struct udf_chunk *c = a->head;
   if (!c || c->size - sizeof *c - c->used < n) {
-    size_t size = sizeof *c + (n > ARENA_CHUNK ? n : ARENA_CHUNK);
+    size_t size = sizeof *c + (n > udf_arena_chunk_size ? n : udf_arena_chunk_size);
     c = nrt_allocate(size, NULL);
     if (!c) {
       a->failed = true;

@@ -13,6 +13,10 @@
 
 typedef struct udf_arena udf_arena;
 
+/* Payload bytes of a chunk (16 KiB). Tests set it to 1 so that every arena allocation is an
+ * allocation of its own, and failure injection reaches every allocation site. */
+extern size_t udf_arena_chunk_size;
+
 /* A new empty arena, or NULL (err filled) when the allocation fails. */
 udf_arena *udf_arena_create(struct nrt_error *err);
 
