@@ -88,10 +88,33 @@ static nrt_column *make_corpus(int64_t rows) {
   return col;
 }
 
-static double now_ms(void) {
+static double clock_ms(clockid_t id) {
   struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
+  clock_gettime(id, &t);
   return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+/* Wall-clock and process CPU milliseconds. The machine may be shared: wall time includes
+ * waiting for a core, CPU time does not (it sums all threads). */
+struct timing {
+  double wall, cpu;
+};
+
+/* Two trivial row functions measuring the apply machinery itself: the argument back (a
+ * borrowed view, copied into the builder) and a managed copy of it (one allocation, the full
+ * store/release/free-pass lifecycle). */
+static int fn_identity(void *ctx, const nrt_value *args, nrt_value *result,
+                       struct nrt_error *err) {
+  (void)ctx;
+  (void)err;
+  *result = args[0];
+  return NRT_OK;
+}
+
+static int fn_copy(void *ctx, const nrt_value *args, nrt_value *result, struct nrt_error *err) {
+  (void)ctx;
+  result->kind = NRT_VALUE_STR;
+  return nrt_str_new(args[0].as.str.data, args[0].as.str.len, &result->as.str, err);
 }
 
 static int cmp_double(const void *a, const void *b) {
@@ -99,9 +122,10 @@ static int cmp_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* Median time of `runs` applies; *out keeps the last output (caller releases). */
-static double time_apply(nrt_column *in, int threads, int runs, nrt_column **out) {
-  double t[64];
+/* Median times of `runs` applies of `fn`; *out keeps the last output (caller releases). */
+static struct timing time_apply(nrt_column *in, nrt_row_fn fn, int threads, int runs,
+                                nrt_column **out) {
+  double wall[64], cpu[64];
   if (runs > 64)
     runs = 64;
   *out = NULL;
@@ -110,16 +134,18 @@ static double time_apply(nrt_column *in, int threads, int runs, nrt_column **out
     *out = NULL;
     struct nrt_exec_options o = {.threads = threads};
     struct nrt_error err = {0};
-    double t0 = now_ms();
-    int rc = nrt_exec_apply(&in, 1, seed_udf, NULL, &o, out, NULL, &err);
-    t[r] = now_ms() - t0;
+    double w0 = clock_ms(CLOCK_MONOTONIC), c0 = clock_ms(CLOCK_PROCESS_CPUTIME_ID);
+    int rc = nrt_exec_apply(&in, 1, fn, NULL, &o, out, NULL, &err);
+    wall[r] = clock_ms(CLOCK_MONOTONIC) - w0;
+    cpu[r] = clock_ms(CLOCK_PROCESS_CPUTIME_ID) - c0;
     if (rc) {
       fprintf(stderr, "apply failed: %s\n", err.message);
       exit(1);
     }
   }
-  qsort(t, (size_t)runs, sizeof t[0], cmp_double);
-  return t[runs / 2];
+  qsort(wall, (size_t)runs, sizeof wall[0], cmp_double);
+  qsort(cpu, (size_t)runs, sizeof cpu[0], cmp_double);
+  return (struct timing){wall[runs / 2], cpu[runs / 2]};
 }
 
 /* Bytes of a column's buffers (what it holds in memory). */
@@ -174,39 +200,41 @@ static struct rss_report measure_rss(int64_t rows) {
 
 /* Runs the Python baselines; fills the medians (ms; -1 when unavailable). */
 struct baselines {
-  double cpython, pandas, numba, numba_compile;
+  struct timing cpython, pandas, numba, numba_compile;
 };
 
 static int run_python(const char *corpus, const char *results, int runs, struct baselines *b) {
   char cmd[1024];
   snprintf(cmd, sizeof cmd, "/usr/bin/python3 %s %s %s %d", NRT_BENCH_EXEC_PY, corpus, results,
            runs);
-  *b = (struct baselines){-1, -1, -1, -1};
+  struct timing none = {-1, -1};
+  *b = (struct baselines){none, none, none, none};
   FILE *p = popen(cmd, "r");
   if (!p)
     return -1;
   char name[64];
-  double ms;
-  while (fscanf(p, "%63s %lf", name, &ms) == 2) {
+  struct timing t;
+  while (fscanf(p, "%63s %lf %lf", name, &t.wall, &t.cpu) == 3) {
     if (!strcmp(name, "cpython"))
-      b->cpython = ms;
+      b->cpython = t;
     else if (!strcmp(name, "pandas"))
-      b->pandas = ms;
+      b->pandas = t;
     else if (!strcmp(name, "numba"))
-      b->numba = ms;
+      b->numba = t;
     else if (!strcmp(name, "numba_compile"))
-      b->numba_compile = ms;
+      b->numba_compile = t;
   }
   return pclose(p) == 0 ? 0 : -1;
 }
 
-static void row(const char *name, double ms, int64_t rows, double cpython_ms) {
-  if (ms < 0) {
-    printf("%-36s %10s\n", name, "n/a");
+static void row(const char *name, struct timing t, int64_t rows, struct timing cpython) {
+  if (t.wall < 0) {
+    printf("%-44s %9s\n", name, "n/a");
     return;
   }
-  printf("%-36s %10.1f %12.2f %10.2fx\n", name, ms, (double)rows / ms / 1e3,
-         cpython_ms > 0 ? cpython_ms / ms : 0.0);
+  printf("%-44s %9.1f %9.1f %9.2f %10.2fx %9.2fx\n", name, t.wall, t.cpu,
+         (double)rows / t.wall / 1e3, cpython.wall > 0 ? cpython.wall / t.wall : 0.0,
+         cpython.cpu > 0 ? cpython.cpu / t.cpu : 0.0);
 }
 
 int main(int argc, char **argv) {
@@ -235,9 +263,13 @@ int main(int argc, char **argv) {
     return 1;
   }
 
-  nrt_column *out1 = NULL, *outn = NULL;
-  double t1 = time_apply(in, 1, runs, &out1);
-  double tn = time_apply(in, cores, runs, &outn);
+  nrt_column *out1 = NULL, *outn = NULL, *scratch = NULL;
+  struct timing t1 = time_apply(in, seed_udf, 1, runs, &out1);
+  struct timing tn = time_apply(in, seed_udf, cores, runs, &outn);
+  struct timing t_view = time_apply(in, fn_identity, 1, runs, &scratch);
+  nrt_col_release(scratch);
+  struct timing t_copy = time_apply(in, fn_copy, 1, runs, &scratch);
+  nrt_col_release(scratch);
 
   struct baselines py;
   int py_ok = run_python(corpus, results, runs, &py) == 0;
@@ -257,22 +289,35 @@ int main(int argc, char **argv) {
   nrt_exec_shutdown();
   nrt_stats_get(&s1);
 
-  printf("seed UDF (DESIGN.md) over %" PRId64 " strings of the seed corpus, median of %d runs\n",
-         rows, runs);
-  printf("%-36s %10s %12s %11s\n", "", "ms", "Mrows/s", "vs CPython");
+  double load = -1;
+  FILE *lf = fopen("/proc/loadavg", "r");
+  if (lf) {
+    if (fscanf(lf, "%lf", &load) != 1)
+      load = -1;
+    fclose(lf);
+  }
+  printf("seed UDF (DESIGN.md) over %" PRId64 " strings of the seed corpus, median of %d runs; "
+         "%d cores, load average %.1f\n", rows, runs, cores, load);
+  printf("(wall: elapsed time; CPU: process CPU time, all threads; ratios are CPython / row)\n");
+  printf("%-44s %9s %9s %9s %11s %10s\n", "", "wall ms", "CPU ms", "Mrows/s", "vs CPy wall",
+         "vs CPy CPU");
   row("CPython 3.11 list comprehension", py.cpython, rows, py.cpython);
   row("pandas Series.apply", py.pandas, rows, py.cpython);
   row("Numba @njit over typed.List", py.numba, rows, py.cpython);
-  row("nrt apply, C row function, 1 thread", t1, rows, py.cpython);
+  row("nrt apply, seed UDF in C, 1 thread", t1, rows, py.cpython);
   char name[64];
-  snprintf(name, sizeof name, "nrt apply, C row function, %d threads", cores);
+  snprintf(name, sizeof name, "nrt apply, seed UDF in C, %d threads", cores);
   row(name, tn, rows, py.cpython);
+  row("nrt apply machinery: return the argument", t_view, rows, py.cpython);
+  row("nrt apply machinery: return a managed copy", t_copy, rows, py.cpython);
   printf("\n");
-  printf("1-thread speed-up over CPython: %.1fx (target >= 30x)\n",
-         py.cpython > 0 ? py.cpython / t1 : 0.0);
-  printf("all cores (%d) over 1 thread:   %.2fx (target >= 1.8x on 2 cores)\n", cores, t1 / tn);
-  if (py.numba_compile >= 0)
-    printf("Numba compile time of the UDF:  %.0f ms\n", py.numba_compile);
+  printf("1-thread speed-up over CPython: %.1fx wall, %.1fx CPU (target >= 30x)\n",
+         py.cpython.wall > 0 ? py.cpython.wall / t1.wall : 0.0,
+         py.cpython.cpu > 0 ? py.cpython.cpu / t1.cpu : 0.0);
+  printf("all cores (%d) over 1 thread:   %.2fx wall (target >= 1.8x on 2 cores)\n", cores,
+         t1.wall / tn.wall);
+  if (py.numba_compile.wall >= 0)
+    printf("Numba compile time of the UDF:  %.0f ms\n", py.numba_compile.wall);
   printf("output equals CPython's: %s; 1 thread equals %d threads: %s\n",
          same_cpython < 0 ? "not checked" : same_cpython ? "yes" : "NO", cores,
          same_threads ? "yes" : "NO");

@@ -1,8 +1,8 @@
 """Baselines for bench_exec_apply: the seed UDF of DESIGN.md over the benchmark's corpus.
 
 Usage: /usr/bin/python3 bench_apply.py CORPUS RESULTS RUNS
-CORPUS holds one string per line (UTF-8). Prints one "name ms" line per baseline (the median
-of RUNS timed runs) and writes CPython's results to RESULTS, one per line, for the C side to
+CORPUS holds one string per line (UTF-8). Prints one "name wall_ms cpu_ms" line per baseline
+(medians of RUNS timed runs) and writes CPython's results to RESULTS, one per line, for the C side to
 compare with its own.
 """
 import statistics
@@ -19,12 +19,14 @@ def udf(string):
 
 
 def median_ms(fn, runs):
-    times = []
+    """Median wall and CPU (process) milliseconds of `runs` calls, as "wall cpu"."""
+    wall, cpu = [], []
     for _ in range(runs):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         fn()
-        times.append((time.perf_counter() - t0) * 1000.0)
-    return statistics.median(times)
+        wall.append((time.perf_counter() - t0) * 1000.0)
+        cpu.append((time.process_time() - c0) * 1000.0)
+    return "%.1f %.1f" % (statistics.median(wall), statistics.median(cpu))
 
 
 def main():
@@ -38,14 +40,14 @@ def main():
     with open(results, "w", encoding="utf-8", newline="") as f:
         f.write("\n".join(out))
         f.write("\n")
-    print("cpython %.1f" % median_ms(lambda: [udf(s) for s in data], runs), flush=True)
+    print("cpython %s" % median_ms(lambda: [udf(s) for s in data], runs), flush=True)
 
     try:
         import pandas as pd
         series = pd.Series(data)
-        print("pandas %.1f" % median_ms(lambda: series.apply(udf), runs), flush=True)
+        print("pandas %s" % median_ms(lambda: series.apply(udf), runs), flush=True)
     except ImportError:
-        print("pandas -1", flush=True)
+        print("pandas -1 -1", flush=True)
 
     try:
         import numba
@@ -63,10 +65,10 @@ def main():
         t0 = time.perf_counter()
         run_all(typed[:10])  # compile
         compile_ms = (time.perf_counter() - t0) * 1000.0
-        print("numba %.1f" % median_ms(lambda: run_all(typed), runs), flush=True)
-        print("numba_compile %.1f" % compile_ms, flush=True)
+        print("numba %s" % median_ms(lambda: run_all(typed), runs), flush=True)
+        print("numba_compile %.1f %.1f" % (compile_ms, compile_ms), flush=True)
     except ImportError:
-        print("numba -1", flush=True)
+        print("numba -1 -1", flush=True)
 
 
 if __name__ == "__main__":

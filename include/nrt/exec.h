@@ -9,10 +9,12 @@
  *   1. the row function returns a managed string owning one reference (or a borrowed view);
  *   2. storing it into the chunk's builder takes a reference (nrt_col_builder_append_str);
  *   3. apply then releases the function's own reference (nrt_str_release);
- *   4. when the chunk's column is built, the builder's free pass drops the stored references.
- * The free pass runs per chunk rather than once at the very end: the bytes are already in the
- * chunk column, and holding every result alive until all chunks finish would double the peak
- * memory of a large apply. After an apply (and the release of its output column) the runtime
+ *   4. the builder's free pass drops the stored references, once the rows' bytes are in the
+ *      chunk's buffers: after every batch of 256 rows and when the chunk's column is built.
+ * The free pass runs per batch rather than once at the very end: the bytes are already in the
+ * builder, holding every result alive until all chunks finish would double the peak memory of
+ * a large apply, and releasing them early lets the allocator reuse memory that is still in
+ * cache. After an apply (and the release of its output column) the runtime
  * statistics are balanced: alloc == free and mi_alloc == mi_free, also when it fails.
  *
  * Thread pool: pthreads, started on first use and reused by later applies; safe across

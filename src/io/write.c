@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "io/float_repr.h"
+#include "nrt/str_convert.h"
 
 #define IO_WRITE_BLOCK ((size_t)1 << 16)
 
@@ -122,14 +122,15 @@ static void put_json_string(struct io_out *o, const char *s, size_t n) {
   out_char(o, '"');
 }
 
+/* Python's repr(v) (the str layer's shortest round-trip conversion). */
 static void put_float(struct io_out *o, double v, enum nrt_io_format format) {
-  char buf[IO_FLOAT_REPR_SIZE];
+  char buf[NRT_STR_DOUBLE_MAX_BYTES];
   if (format == NRT_IO_JSONL && (v != v || v - v != 0)) { /* nan, inf: Python json's names */
     const char *name = v != v ? "NaN" : v > 0 ? "Infinity" : "-Infinity";
     out_put(o, name, strlen(name));
     return;
   }
-  out_put(o, buf, io_float_repr(v, buf));
+  out_put(o, buf, (size_t)nrt_str_from_double_into(v, buf));
 }
 
 static void put_row(struct io_out *o, const nrt_column *col, int64_t i,
