@@ -163,11 +163,12 @@ int nrt_format_spec_parse(const char *spec, int64_t len, enum nrt_format_kind ki
   bool has_type = !at_end(&r);
   if (has_type)
     type = at(&r, 0);
-  if (has_type && type == 0) /* a NUL type code: never valid, kept apart from "no type" */
-    type = 0xFFFFFFFEu;
+  /* A NUL type code is "no type" to CPython's C switches, except that int's switch has
+   * no case for it (format_int_or_long: unknown code '\x0'). */
+  bool nul_type = has_type && type == 0;
 
   char code[16];
-  code_text(type == 0xFFFFFFFEu ? 0 : type, code, sizeof code);
+  code_text(type, code, sizeof code);
   if (f->thousands) {
     switch (type) {
     case 'd': case 'e': case 'f': case 'g': case 'E': case 'G': case '%': case 'F': case 0:
@@ -186,7 +187,7 @@ int nrt_format_spec_parse(const char *spec, int64_t len, enum nrt_format_kind ki
   bool float_type = type == 'e' || type == 'E' || type == 'f' || type == 'F' || type == 'g' ||
                     type == 'G' || type == '%';
   if (kind == NRT_FORMAT_INT) {
-    bool int_type = type == 0 || type == 'b' || type == 'c' || type == 'd' || type == 'o' ||
+    bool int_type = (type == 0 && !nul_type) || type == 'b' || type == 'c' || type == 'd' || type == 'o' ||
                     type == 'x' || type == 'X' || type == 'n';
     if (!int_type && !float_type)
       return nrt_error_set(err, NRT_EVALUE, "Unknown format code '%s' for object of type 'int'",
