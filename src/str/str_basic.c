@@ -14,6 +14,13 @@ int64_t nrt_str_len(const char *s, int64_t len) {
   }
   for (; i + 8 <= len; i += 8)
     n += nrt_word_leads(nrt_load64(s + i));
+  int64_t rem = len - i;
+  if (rem && len >= 8) {
+    /* The last 8 bytes, shifted so only the rem uncounted ones remain; the zero bytes shifted
+     * in count as leads and are taken off again. */
+    uint64_t w = nrt_load64(s + len - 8) >> (8 * (8 - rem));
+    return n + nrt_word_leads(w) - (8 - rem);
+  }
   for (; i < len; i++)
     n += nrt_u8_is_lead((unsigned char)s[i]);
   return n;

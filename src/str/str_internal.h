@@ -118,8 +118,9 @@ static inline uint64_t nrt_load64(const char *p) {
 
 /* Number of code points that start in the 8 bytes of w. */
 static inline int nrt_word_leads(uint64_t w) {
-  uint64_t cont = w & ~(w << 1) & NRT_HIGH_BITS; /* bytes 10xxxxxx */
-  return 8 - __builtin_popcountll(cont);
+  uint64_t cont = (w & ~(w << 1) & NRT_HIGH_BITS) >> 7; /* 1 in each byte 10xxxxxx */
+  /* Horizontal byte sum by multiplication (portable; no popcount instruction needed). */
+  return 8 - (int)((cont * 0x0101010101010101ULL) >> 56);
 }
 
 /* True when some byte of w is below n (n <= 128) or is not ASCII: the word may hold a

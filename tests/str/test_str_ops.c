@@ -25,6 +25,17 @@ static void test_len_compare(void) {
   CHECK_EQ_INT(nrt_str_len("abc", 3), 3);
   const char *mixed = "h\xc3\xa9llo \xe6\xbc\xa2\xe5\xad\x97 \xf0\x9f\x98\x80 and a long ascii tail..";
   CHECK_EQ_INT(nrt_str_len(mixed, (int64_t)strlen(mixed)), 34);
+  /* every length around the word-at-a-time paths, a multi-byte character at every place */
+  char buf[80];
+  int bad = 0;
+  for (int n = 0; n < 70; n++)
+    for (int at = 0; at + 3 <= n; at++) {
+      memset(buf, 'x', (size_t)n);
+      memcpy(buf + at, "\xe6\xbc\xa2", 3);
+      bad += nrt_str_len(buf, n) != n - 2;
+      bad += nrt_str_is_ascii_bytes(buf, n);
+    }
+  CHECK_EQ_INT(bad, 0);
   CHECK(nrt_str_is_ascii_bytes("abc", 3));
   CHECK(!nrt_str_is_ascii_bytes(mixed, (int64_t)strlen(mixed)));
   CHECK(nrt_str_compare("a", 1, "b", 1) < 0);
