@@ -11,3 +11,11 @@ add_test(NAME udf_oracle
          COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/e2e_oracle.py
                  $<TARGET_FILE:udf_oracle_runner>)
 set_tests_properties(udf_oracle PROPERTIES LABELS udf TIMEOUT 300)
+
+nrt_add_test(test_udf_api SOURCES test_udf_api.c LABELS udf TIMEOUT 120)
+
+# The command line, end to end (every format, nulls, errors, threads, exit codes).
+if(TARGET nrt_cli)
+  add_test(NAME udf_e2e_cli COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/e2e_cli.sh $<TARGET_FILE:nrt_cli>)
+  set_tests_properties(udf_e2e_cli PROPERTIES LABELS udf TIMEOUT 300)
+endif()
