@@ -182,6 +182,17 @@ static int fn_multi(void *ctx, const nrt_value *args, nrt_value *result, struct 
   return nrt_str_new(buf, n, &result->as.str, err);
 }
 
+/* Sum of 20 int arguments (more inputs than apply keeps on its stack). */
+static int fn_sum20(void *ctx, const nrt_value *args, nrt_value *result, struct nrt_error *err) {
+  (void)ctx;
+  (void)err;
+  result->kind = NRT_VALUE_INT64;
+  result->as.i64 = 0;
+  for (int k = 0; k < 20; k++)
+    result->as.i64 += args[k].as.i64;
+  return NRT_OK;
+}
+
 static nrt_column *apply(nrt_column *in, nrt_row_fn fn, void *ctx,
                          const struct nrt_exec_options *o, int expect_rc,
                          struct nrt_exec_info *info, struct nrt_error *err) {
@@ -406,6 +417,17 @@ static void test_multi_inputs_and_slices(void) {
   CHECK_EQ_INT(bad, 0);
   nrt_col_release(out);
 
+  /* Many inputs: the argument array is allocated. */
+  nrt_column *twenty[20];
+  for (int k = 0; k < 20; k++)
+    twenty[k] = cols[1];
+  o = (struct nrt_exec_options){.chunk_rows = 64, .threads = 2, .result_kind = NRT_VALUE_INT64};
+  CHECK(nrt_exec_apply(twenty, 20, fn_sum20, NULL, &o, &out, NULL, NULL) == NRT_OK);
+  for (int64_t i = 0; out && i < rows; i++)
+    bad += i % 11 == 5 ? nrt_col_is_valid(out, i) : nrt_col_int64(out, i) != 20 * (i * 3 - 100);
+  CHECK_EQ_INT(bad, 0);
+  nrt_col_release(out);
+
   /* Bad arguments. */
   struct nrt_error err = {0};
   nrt_column *unequal[2] = {cols[0], slices[1]};
@@ -449,6 +471,21 @@ static int apply_trial(void *arg) {
   return rc;
 }
 
+/* Rows failing (as nulls) and allocations failing: an allocation failure still stops. */
+static int errors_as_null_trial(void *arg) {
+  nrt_column *in = arg;
+  static const int64_t fail_rows[] = {5, 18, 40}; /* not null rows (i % 7 == 3) */
+  struct failing f = {fail_rows, 3};
+  struct nrt_exec_options o = {.threads = 2, .chunk_rows = 8, .errors_as_null = true};
+  nrt_column *out = NULL;
+  struct nrt_exec_info info;
+  int rc = nrt_exec_apply(&in, 1, fn_fail_some, &f, &o, &out, &info, NULL);
+  if (rc == NRT_OK && (info.failed_rows != 3 || out->null_count != in->null_count + 3))
+    rc = NRT_EINVAL; /* wrong result: reported as a failure of the driver's check */
+  nrt_col_release(out);
+  return rc;
+}
+
 static void test_failure_injection(void) {
   nrt_column *in = make_input(60, 1);
   struct trial t = {in, 1, fn_double, NRT_VALUE_STR, NRT_COL_UTF8_VIEW};
@@ -464,6 +501,9 @@ static void test_failure_injection(void) {
   t.fn = fn_null_if_short;
   t.kind = NRT_VALUE_STR;
   CHECK(check_every_allocation_failure("apply nulls 3 threads", apply_trial, &t) > 0);
+  nrt_col_release(in);
+  in = make_numbered(50);
+  CHECK(check_every_allocation_failure("apply errors as null", errors_as_null_trial, in) > 0);
   nrt_col_release(in);
 }
 
