@@ -91,14 +91,33 @@ POOLS = {
 }
 ALL_ASSIGNED = [c for c in range(0x110000) if assigned(c)]
 
+# Final_Sigma contexts: cased, uncased and both-cased-and-case-ignorable neighbours (U+02B0,
+# U+0345), separated from the capital sigma by runs of case-ignorable characters.
+SIGMA_SIDES = ["", "A", "a", "\u0391", "\u03c3", "1", " ", "\U00010400", "\u01c5", "\u24b6",
+               "\u02b0", "\u0345", "\u2160", "\u00aa", "\u4e00", "\u0130"]
+SIGMA_IGNORABLE = ["", "", "'", ".", "\u0301", "\u00ad", "\u2019", "\u0345", "\u02b0",
+                   "\u0307\u0301", ":", "\U000e0001", "\u1d2c"]
+
+
+def sigma_string(rng):
+    parts = [rng.choice(SIGMA_SIDES), rng.choice(SIGMA_IGNORABLE)]
+    for _ in range(rng.randint(1, 2)):
+        parts += ["\u03a3", rng.choice(SIGMA_IGNORABLE)]
+    parts.append(rng.choice(SIGMA_SIDES))
+    if rng.random() < 0.3:
+        parts.insert(0, rng.choice(SIGMA_SIDES))
+    return "".join(parts)
+
 
 def random_string(rng):
     roll = rng.random()
     if roll < 0.02:
         return ""
-    if roll < 0.05:
+    if roll < 0.06:
         return "".join(chr(rng.choice(ALL_ASSIGNED)) for _ in range(rng.randint(1, 6)))
-    if roll < 0.08:  # long ASCII, to reach the word-at-a-time paths
+    if roll < 0.13:
+        return sigma_string(rng)
+    if roll < 0.16:  # long ASCII, to reach the word-at-a-time paths
         pool = POOLS["ascii_letters"] if rng.random() < 0.5 else POOLS["ascii"]
         s = "".join(rng.choice(pool) for _ in range(rng.randint(16, 80)))
         if rng.random() < 0.5:
