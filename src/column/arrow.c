@@ -217,9 +217,10 @@ static void adopt_buffers(nrt_column *col, const struct ArrowArray *a, nrt_membl
   }
   if (b[1])
     nrt_col_set_buffer(col, NRT_COL_SLOT_VALUES, b[1], values, owner);
-  if ((col->type == NRT_COL_UTF8 || col->type == NRT_COL_LARGE_UTF8) && b[1]) {
+  if (col->type == NRT_COL_UTF8 || col->type == NRT_COL_LARGE_UTF8) {
     /* Arrow gives no data size: the last offset is where the data ends. */
-    int64_t last = col->type == NRT_COL_UTF8 ? ((const int32_t *)b[1])[end]
+    int64_t last = !b[1] ? 0
+                 : col->type == NRT_COL_UTF8 ? ((const int32_t *)b[1])[end]
                                              : ((const int64_t *)b[1])[end];
     if (b[2])
       nrt_col_set_buffer(col, NRT_COL_SLOT_DATA, b[2], last > 0 ? last : 0, owner);

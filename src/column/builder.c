@@ -285,7 +285,8 @@ static int append_bytes(nrt_col_builder *b, const char *s, int64_t len) {
 int nrt_col_builder_append_view(nrt_col_builder *b, const char *s, int64_t len) {
   /* Fast path: an offsets layout with room in both buffers and no bitmap. */
   if ((b->type == NRT_COL_UTF8 || b->type == NRT_COL_LARGE_UTF8) && !b->status &&
-      !b->validity.data && len >= 0 && (uint64_t)len <= b->data.cap - b->data.used &&
+      !b->validity.data && b->data.data && len >= 0 &&
+      (uint64_t)len <= b->data.cap - b->data.used &&
       b->values.cap - b->values.used >= 8 &&
       (b->type == NRT_COL_LARGE_UTF8 || b->data.used + (uint64_t)len <= INT32_MAX)) {
     memcpy(b->data.data + b->data.used, s, (size_t)len);

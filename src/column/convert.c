@@ -5,6 +5,8 @@
 #include "column/column_internal.h"
 
 static int64_t offset_at(const nrt_column *col, int64_t p) {
+  if (!col->values.data)
+    return 0; /* an empty imported array may have no offsets buffer */
   return col->type == NRT_COL_UTF8 ? ((const int32_t *)col->values.data)[p]
                                    : ((const int64_t *)col->values.data)[p];
 }
@@ -92,7 +94,7 @@ static int offsets_to_view(nrt_column *col, nrt_column **out, struct nrt_error *
   }
   nrt_col_view *views = (nrt_col_view *)mem;
   memset(views, 0, (size_t)(d + col->length) * sizeof(nrt_col_view));
-  const char *base = (const char *)col->data.data + first;
+  const char *base = col->data.data ? (const char *)col->data.data + first : "";
   for (int64_t i = 0; i < col->length; i++) {
     if (!nrt_col_is_valid(col, i))
       continue;
@@ -340,7 +342,8 @@ static int concat_views(nrt_column **out, nrt_column *const *views, size_t n, in
   int32_t base = 0;
   for (size_t k = 0; k < n; k++) {
     const nrt_column *c = views[k];
-    const nrt_col_view *src = (const nrt_col_view *)c->values.data + c->offset;
+    const nrt_col_view *src =
+        c->length ? (const nrt_col_view *)c->values.data + c->offset : NULL;
     for (int64_t i = 0; i < c->length; i++, row++) {
       nrt_col_view v = src[i];
       if (!nrt_col_is_valid(c, i))
