@@ -133,6 +133,17 @@ static inline nrt_str nrt_str_empty(void) {
  * above INT64_MAX / 4 gives NRT_EOVERFLOW; a refused allocation gives NRT_ENOMEM. In every
  * failure *out is the empty view. */
 
+/* Validating constructors, for bytes from outside (files, columns, bindings): invalid UTF-8
+ * never reaches an operation. Both check s[0..len) with nrt_utf8_validate and return
+ * NRT_EILSEQ with *error_offset (if not NULL) set to the byte offset of the first invalid
+ * sequence, and err naming it; *out is then the empty view.
+ * nrt_str_view_utf8 makes a borrowed view (no copy); nrt_str_new_utf8 a managed copy as
+ * nrt_str_new (NRT_ENOMEM possible). */
+NRT_API int nrt_str_view_utf8(const char *s, int64_t len, nrt_str *out, int64_t *error_offset,
+                              struct nrt_error *err);
+NRT_API int nrt_str_new_utf8(const char *s, int64_t len, nrt_str *out, int64_t *error_offset,
+                             struct nrt_error *err);
+
 /* The managed string owning `mi` (a MemInfo made by nrt_str_new/nrt_str_alloc), without
  * touching the refcount: for compiled code and containers that keep only the MemInfo. */
 NRT_API nrt_str nrt_str_from_meminfo(nrt_meminfo *mi);

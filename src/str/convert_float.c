@@ -6,9 +6,9 @@
  * (round-half-even on the exact value, as David Gay's dtoa that CPython uses). Debian ships no
  * C library for shortest round-trip digits (double-conversion and dragonbox are C++, Ryu is
  * packaged for Rust only), so the shortest digits are found by search over printf/strtod:
- * the shortest precision p whose correctly rounded p-digit decimal reads back as v. That set
- * of precisions is upward-closed (argued at nrt_conv_digits_shortest), so a binary search
- * needs about 4 printf/strtod pairs per value; integers below 2^53 take a direct path.
+ * the shortest precision p whose correctly rounded p-digit decimal reads back as v, which
+ * takes at most three printf and two strtod calls per value (argued at
+ * nrt_conv_digits_shortest); integers below 2^53 take a direct path.
  * Locale: every text handed to strtod is built here without a decimal point ("DDDDe-N"), and
  * printf output is read skipping whatever decimal point the locale prints, so LC_NUMERIC
  * never matters. */
@@ -21,6 +21,18 @@
 #include <stdlib.h>
 
 /* ------------------------------------------------------------------ digits of a double */
+
+/* 10^0 .. 10^22: every one exactly representable as a double. */
+static const double pow10_exact[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                       1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                       1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+/* m * 10^k correctly rounded, when m < 2^53 and |k| <= 22 (Clinger's fast path: both
+ * operands are exact doubles, so the one IEEE multiplication or division rounds once). */
+static double scale_exact(uint64_t m, int k) {
+  return k >= 0 ? (double)m * pow10_exact[k] : (double)m / pow10_exact[-k];
+}
+
 
 /* Reads "%.*e" output: [-]D[.DDD]e[+-]X (any decimal point bytes) into digits and decpt,
  * trailing zeros removed. */
@@ -107,13 +119,59 @@ static bool shortest_try(double v, int p, bool pow2, struct nrt_conv_digits *out
   return false;
 }
 
-/* Why a binary search is exact: let I be the set of decimals that round to v. If some
- * k-digit decimal lies in I, then for every p >= k the two p-digit decimals that bracket v
- * include one in I (I is an interval containing v and that k-digit decimal). When I is
- * symmetric around v (every v but the powers of two), the nearer of the two is then in I;
- * for a power of two the interval is wider above, which shortest_try covers by trying the
- * upper neighbour. So "some p-digit decimal round-trips" is monotone in p. Among the
- * shortest, the nearest to v is taken, as dtoa's mode 0. */
+/* The fast path of the 15-digit step below, without printf or strtod: a decimal M * 10^k
+ * with M < 10^15 that reads back as v (checked exactly with scale_exact) is the only
+ * decimal of at most 15 digits that does (DBL_DIG, see below), hence the shortest once its
+ * trailing zeros go. M is found by scaling v to 15 integer digits (inexactly, so its two
+ * neighbours are tried too). Covers v in [1e-8, 1e36), where |k| <= 22. */
+static bool shortest_fast15(double v, struct nrt_conv_digits *out) {
+  int e = (int)floor(log10(v)); /* decimal exponent, maybe off by one */
+  for (int attempt = 0; attempt < 2; attempt++) {
+    int k = e - 14; /* v ~ M * 10^k with M of 15 digits */
+    if (k < -22 || k > 22)
+      return false;
+    double scaled = k >= 0 ? v / pow10_exact[k] : v * pow10_exact[-k];
+    if (scaled >= 1e15 - 0.5) {
+      e++;
+      continue;
+    }
+    if (scaled < 1e14 - 0.5) {
+      e--;
+      continue;
+    }
+    uint64_t m0 = (uint64_t)(scaled + 0.5);
+    for (uint64_t m = m0 - 1; m <= m0 + 1; m++) {
+      if (m == 0 || m >= 1000000000000000ULL || scale_exact(m, k) != v)
+        continue;
+      char tmp[16];
+      int n = 0;
+      for (uint64_t r = m; r; r /= 10)
+        tmp[n++] = (char)('0' + r % 10);
+      out->decpt = n + k;
+      for (int i = 0; i < n; i++)
+        out->d[i] = tmp[n - 1 - i];
+      while (n > 1 && out->d[n - 1] == '0')
+        n--;
+      out->n = n;
+      return true;
+    }
+    return false;
+  }
+  return false;
+}
+
+/* The shortest digits in at most three printf/strtod steps:
+ * - 15 digits (DBL_DIG): every decimal of at most 15 significant digits survives
+ *   decimal -> double -> 15-digit decimal. So if some decimal of k <= 15 digits reads back as
+ *   v, the 15-digit rounding of v is that decimal padded with zeros: when the 15-digit
+ *   rounding reads back as v, its digits without trailing zeros are the shortest (and the
+ *   only one of that length); when it does not, no decimal of 15 digits or fewer does.
+ * - 16 digits: several may read back as v; dtoa's mode 0 takes the one nearest to v, the
+ *   correctly rounded one. It reads back whenever any 16-digit decimal does, because the
+ *   set of decimals reading back as v is an interval around v, symmetric except for powers
+ *   of two, whose interval is twice as wide above v: there the next 16-digit decimal up is
+ *   tried as well.
+ * - 17 digits (DBL_DECIMAL_DIG): the correctly rounded 17 digits always read back. */
 void nrt_conv_digits_shortest(double v, struct nrt_conv_digits *out) {
   if (v < 0)
     v = -v;
@@ -144,16 +202,28 @@ void nrt_conv_digits_shortest(double v, struct nrt_conv_digits *out) {
   uint64_t bits;
   memcpy(&bits, &v, sizeof bits);
   bool pow2 = (bits & 0xFFFFFFFFFFFFFULL) == 0 && (bits >> 52) > 1;
-  int lo = 1, hi = 17; /* 17 digits always round-trip */
-  while (lo < hi) {
-    int mid = (lo + hi) / 2;
-    struct nrt_conv_digits t;
-    if (shortest_try(v, mid, pow2, &t))
-      hi = mid;
-    else
-      lo = mid + 1;
+  if (v >= 1e-8 && v < 1e36 && shortest_fast15(v, out))
+    return;
+  if ((bits >> 52) == 0) {
+    /* A subnormal has fewer than 53 bits, so the 15-digit argument does not hold; its
+     * interval is symmetric, and "some p-digit decimal reads back" is monotone in p (if a
+     * k-digit one does, one of the two p-digit decimals around v does for p >= k, and the
+     * nearer one then too): binary search. */
+    int lo = 1, hi = 17;
+    while (lo < hi) {
+      int mid = (lo + hi) / 2;
+      struct nrt_conv_digits t;
+      if (shortest_try(v, mid, false, &t))
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+    shortest_try(v, lo, false, out);
+    return;
   }
-  shortest_try(v, lo, pow2, out);
+  if (shortest_try(v, 15, false, out) || shortest_try(v, 16, pow2, out))
+    return;
+  digits_e(v, 17, out);
 }
 
 void nrt_conv_digits_sig(double v, int64_t ndigits, struct nrt_conv_digits *out) {
@@ -412,6 +482,14 @@ int nrt_str_to_double(const char *s, int64_t len, double *out, struct nrt_error 
     return float_error(s, len, err);
   if (kept == 0) {
     *out = negative ? -0.0 : 0.0;
+    return NRT_OK;
+  }
+  if (!sticky && kept <= 15 && exp10 + adj >= -22 && exp10 + adj <= 22) {
+    uint64_t m = 0; /* < 10^15 < 2^53: exact */
+    for (int i = 0; i < kept; i++)
+      m = m * 10 + (uint64_t)(buf[i] - '0');
+    double r = scale_exact(m, (int)(exp10 + adj));
+    *out = negative ? -r : r;
     return NRT_OK;
   }
   if (sticky) {

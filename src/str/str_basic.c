@@ -2,8 +2,30 @@
  * code point <-> byte offset helpers every indexed operation uses. */
 #include "str/str_internal.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 int64_t nrt_str_len(const char *s, int64_t len) {
   int64_t i = 0, n = 0;
+#if defined(__SSE2__)
+  /* 16 bytes a step: continuation bytes (0x80..0xBF, below -64 as signed bytes) are counted
+   * in per-byte counters, summed every 255 steps before they could overflow. */
+  const __m128i limit = _mm_set1_epi8(-64), zero = _mm_setzero_si128();
+  while (i + 16 <= len) {
+    int64_t steps = (len - i) / 16;
+    if (steps > 255)
+      steps = 255;
+    __m128i acc = zero;
+    for (int64_t k = 0; k < steps; k++, i += 16) {
+      __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+      acc = _mm_sub_epi8(acc, _mm_cmplt_epi8(v, limit));
+    }
+    __m128i sums = _mm_sad_epu8(acc, zero);
+    int64_t cont = _mm_cvtsi128_si32(sums) + _mm_cvtsi128_si32(_mm_srli_si128(sums, 8));
+    n += steps * 16 - cont;
+  }
+#endif
   for (; i + 32 <= len; i += 32) {
     uint64_t w0 = nrt_load64(s + i), w1 = nrt_load64(s + i + 8);
     uint64_t w2 = nrt_load64(s + i + 16), w3 = nrt_load64(s + i + 24);

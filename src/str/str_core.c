@@ -1,5 +1,6 @@
 /* Managed strings: one allocation per string (MemInfo + length + bytes + NUL), the shared
  * empty string, retain/release (see nrt/str.h). */
+#include "nrt/unicode.h"
 #include "str/str_internal.h"
 
 /* The bytes handed out by nrt_str_alloc(0): nothing is ever written to them. */
@@ -35,6 +36,33 @@ int nrt_str_new(const char *s, int64_t len, nrt_str *out, struct nrt_error *err)
   if (rc == NRT_OK && len > 0)
     memcpy(bytes, s, (size_t)len);
   return rc;
+}
+
+int nrt_str_view_utf8(const char *s, int64_t len, nrt_str *out, int64_t *error_offset,
+                      struct nrt_error *err) {
+  *out = nrt_str_empty();
+  if (error_offset)
+    *error_offset = -1;
+  if (len < 0)
+    return nrt_error_set(err, NRT_EINVAL, "negative string length %lld", (long long)len);
+  size_t bad = 0;
+  int rc = nrt_utf8_validate(s, (size_t)len, &bad, err);
+  if (rc != NRT_OK) {
+    if (error_offset)
+      *error_offset = (int64_t)bad;
+    return rc;
+  }
+  if (len > 0)
+    *out = nrt_str_view(s, len);
+  return NRT_OK;
+}
+
+int nrt_str_new_utf8(const char *s, int64_t len, nrt_str *out, int64_t *error_offset,
+                     struct nrt_error *err) {
+  int rc = nrt_str_view_utf8(s, len, out, error_offset, err);
+  if (rc != NRT_OK)
+    return rc;
+  return nrt_str_new(s, len, out, err);
 }
 
 void nrt_str_retain(const nrt_str *s) {

@@ -72,6 +72,21 @@ int main(void) {
   nrt_str_retain(&v);
   nrt_str_release(&v);
 
+  /* Validating constructors. */
+  int64_t bad = 0;
+  CHECK_EQ_INT(nrt_str_view_utf8("ab\xc3\xa9", 4, &v, &bad, NULL), NRT_OK);
+  CHECK(v.mi == NULL && v.len == 4 && bad == -1);
+  CHECK_EQ_INT(nrt_str_view_utf8("ab\xc3(", 4, &v, &bad, &err), NRT_EILSEQ);
+  CHECK_EQ_INT(bad, 2);
+  CHECK(v.len == 0);
+  CHECK_EQ_INT(nrt_str_new_utf8("a\xed\xa0\x80", 4, &s, &bad, &err), NRT_EILSEQ); /* surrogate */
+  CHECK_EQ_INT(bad, 1);
+  CHECK_EQ_INT(nrt_str_new_utf8("\xf0\x9f\x98\x80", 4, &s, &bad, NULL), NRT_OK);
+  CHECK(s.mi != NULL && s.len == 4);
+  nrt_str_release(&s);
+  CHECK_EQ_INT(nrt_str_new_utf8("", 0, &s, &bad, NULL), NRT_OK);
+  CHECK(s.len == 0 && s.mi == NULL);
+
   check_every_allocation_failure("str_new", trial_new, NULL);
   CHECK_NO_LEAK(before);
   return check_finish("test_str_core");

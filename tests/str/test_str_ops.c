@@ -36,6 +36,16 @@ static void test_len_compare(void) {
       bad += nrt_str_is_ascii_bytes(buf, n);
     }
   CHECK_EQ_INT(bad, 0);
+  /* long strings: the 16-byte counters are summed every 255 steps */
+  static char big[10 * 1000 + 7];
+  int64_t bl = 0, cps = 0;
+  while (bl + 10 <= (int64_t)sizeof big) {
+    memcpy(big + bl, "a\xc3\xa9\xf0\x9f\x98\x80\xe6\xbc\xa2", 10);
+    bl += 10;
+    cps += 4;
+  }
+  for (int64_t cut = 0; cut < 40; cut += 10)
+    CHECK_EQ_INT(nrt_str_len(big + cut, bl - cut), cps - cut / 10 * 4);
   CHECK(nrt_str_is_ascii_bytes("abc", 3));
   CHECK(!nrt_str_is_ascii_bytes(mixed, (int64_t)strlen(mixed)));
   CHECK(nrt_str_compare("a", 1, "b", 1) < 0);
