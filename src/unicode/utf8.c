@@ -97,10 +97,16 @@ NRT_API int nrt_utf8_validate(const char *s, size_t len, size_t *error_offset,
 
 NRT_API size_t nrt_utf8_count(const char *s, size_t len) {
   const unsigned char *p = (const unsigned char *)s;
-  size_t continuation = 0;
-  /* A simple loop the compiler vectorises: every byte that is not 10xxxxxx starts a code
-   * point. */
-  for (size_t i = 0; i < len; i++)
+  size_t continuation = 0, i = 0;
+#if defined(__GNUC__)
+  /* Continuation bytes (10xxxxxx) of a word: bit 7 set and bit 6 (shifted up) clear. */
+  for (; i + 8 <= len; i += 8) {
+    uint64_t w = load64(p + i);
+    continuation += (size_t)__builtin_popcountll(w & ~(w << 1) & HIGH_BITS);
+  }
+#endif
+  /* Every byte that is not 10xxxxxx starts a code point. */
+  for (; i < len; i++)
     continuation += (p[i] & 0xC0) == 0x80;
   return len - continuation;
 }
