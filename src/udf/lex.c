@@ -64,6 +64,7 @@ static udf_token *push(lexer *L, udf_tok_kind kind, const char *text, size_t tle
 
 /* Consumes a line break at L->p (\n, \r\n or \r) and starts the next line. */
 static void newline(lexer *L) {
+  if (L->p >= L->end) return;
   if (*L->p == '\r' && L->p + 1 < L->end && L->p[1] == '\n') L->p++;
   L->p++;
   L->line++;
@@ -601,13 +602,13 @@ int udf_lex(udf_diagctx *dc, udf_arena *a, const char *src, size_t len, udf_loc 
       if (rc) break;
       at_line_start = false;
       if (blank) {
-        while (L.p < L.end && *L.p != '\n' && *L.p != '\r' && *L.p != '\\') L.p++;
-        if (L.p < L.end && *L.p == '\\') {
+        if (L.p < L.end && *L.p == '\\') { /* only a line continuation on this line */
           L.p++;
           newline(&L);
           at_line_start = true;
           continue;
         }
+        while (L.p < L.end && *L.p != '\n' && *L.p != '\r') L.p++; /* a comment */
         if (L.p >= L.end) break;
         newline(&L);
         at_line_start = true;

@@ -1,0 +1,4 @@
+def f(s):
+    if s
+        return (s +
+	x = 0777

@@ -1,0 +1,1 @@
+lambda s: s.upper() if s else None
