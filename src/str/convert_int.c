@@ -110,6 +110,31 @@ static int digit_value(int ch) {
 /* CPython 3.11's default sys.get_int_max_str_digits(). */
 #define MAX_STR_DIGITS 4300
 
+/* The common case without the general machinery: ASCII whitespace, a sign, 1..18 ASCII
+ * digits (no overflow possible), ASCII whitespace. Anything else (underscores, non-ASCII,
+ * base 0 with a leading zero, long literals, errors) goes the general way. */
+static bool fast_decimal(const char *s, int64_t len, int base, int64_t *out) {
+  int64_t i = 0;
+  while (i < len && is_ascii_space((unsigned char)s[i]))
+    i++;
+  bool negative = false;
+  if (i < len && (s[i] == '+' || s[i] == '-'))
+    negative = s[i++] == '-';
+  int64_t start = i;
+  int64_t v = 0;
+  while (i < len && s[i] >= '0' && s[i] <= '9' && i - start < 18)
+    v = v * 10 + (s[i++] - '0');
+  int64_t digits = i - start;
+  if (digits == 0 || (base == 0 && s[start] == '0' && digits > 1))
+    return false;
+  while (i < len && is_ascii_space((unsigned char)s[i]))
+    i++;
+  if (i != len)
+    return false;
+  *out = negative ? -v : v;
+  return true;
+}
+
 static int invalid_literal(const char *s, int64_t len, int base, struct nrt_error *err) {
   char prefix[64];
   snprintf(prefix, sizeof prefix, "invalid literal for int() with base %d: ", base);
@@ -122,6 +147,8 @@ int nrt_str_to_int64(const char *s, int64_t len, int base, int64_t *out,
     return nrt_error_set(err, NRT_EVALUE, "int() base must be >= 2 and <= 36, or 0");
   if (len < 0)
     return nrt_error_set(err, NRT_EINVAL, "int(): negative length");
+  if ((base == 10 || base == 0) && fast_decimal(s, len, base, out))
+    return NRT_OK;
   const int orig_base = base;
   struct cursor c = {s, len, 0, false};
   bool negative = false, error_if_nonzero = false;
