@@ -470,6 +470,11 @@ static void emit_row(cg *c, const udf_func *f) {
   callargs[n++] = slot;
   LLVMValueRef st = LLVMBuildCall2(c->b, func_type(c, f), c->llfuncs[f->index], callargs,
                                    (unsigned)n, "status");
+  /* Inlined before pruning, so the NULL MemInfo of the borrowed arguments is a constant there
+   * and refprune drops the parameters' refcount operations. */
+  unsigned inline_kind = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
+  LLVMAddAttributeAtIndex(c->llfuncs[f->index], LLVMAttributeFunctionIndex,
+                          LLVMCreateEnumAttribute(c->ctx, inline_kind, 0));
   LLVMBasicBlockRef ok = cg_block(c, "ok"), done = cg_block(c, "done");
   LLVMBuildCondBr(c->b, LLVMBuildICmp(c->b, LLVMIntEQ, st, cg_i32(c, 0), ""), ok, done);
   cg_at(c, ok);

@@ -86,7 +86,8 @@ int32_t nrt_udf_rt_repr(struct nrt_error *err, const nrt_str *s, int32_t ascii, 
  * a UDF is compiled with refcount counting on (for the benchmark's ops-per-row figure). */
 void nrt_udf_rt_incref_counted(nrt_meminfo *mi);
 void nrt_udf_rt_decref_counted(nrt_meminfo *mi);
-/* Refcount operations executed by counting code on all threads since the last reset. */
+/* Refcount operations on a MemInfo (not NULL) executed by counting code on all threads since
+ * the last reset. */
 uint64_t nrt_udf_rt_refops_count(void);
 void nrt_udf_rt_refops_reset(void);
 

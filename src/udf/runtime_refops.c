@@ -5,13 +5,17 @@
 
 static _Atomic uint64_t refops;
 
+/* Only operations on an object count: on NULL (a borrowed string) they do nothing, and the
+ * optimised build folds them away wherever the NULL is known. */
 void nrt_udf_rt_incref_counted(nrt_meminfo *mi) {
-  atomic_fetch_add_explicit(&refops, 1, memory_order_relaxed);
+  if (mi)
+    atomic_fetch_add_explicit(&refops, 1, memory_order_relaxed);
   nrt_mi_incref_local(mi);
 }
 
 void nrt_udf_rt_decref_counted(nrt_meminfo *mi) {
-  atomic_fetch_add_explicit(&refops, 1, memory_order_relaxed);
+  if (mi)
+    atomic_fetch_add_explicit(&refops, 1, memory_order_relaxed);
   nrt_mi_decref_local(mi);
 }
 

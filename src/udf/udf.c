@@ -87,10 +87,11 @@ static int build(nrt_udf *u, const udf_module *mod, const struct nrt_udf_options
   LLVMTargetMachineRef tm = rc ? NULL : nrt_udf_host_machine(err);
   if (!rc && !tm)
     rc = NRT_EINVAL;
-  /* Promote variables to SSA values first, so that an incref and its decref act on the same
-   * value, which is how refprune relates them. */
+  /* Inline the entry into the row function and promote variables to SSA values first, so
+   * that an incref and its decref act on the same value (which is how refprune relates them)
+   * and the borrowed arguments' NULL MemInfo is a constant. */
   if (!rc)
-    rc = nrt_udf_optimize(m, tm, "function(sroa,early-cse,instcombine)", err);
+    rc = nrt_udf_optimize(m, tm, "always-inline,function(sroa,early-cse,instcombine)", err);
   u->info.codegen_ms = now_ms() - t;
   if (!rc) {
     u->info.refops_before = udf_count_refops(m);
