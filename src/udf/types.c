@@ -253,6 +253,15 @@ static udf_type check_expr(ck *c, udf_expr **ep);
 static udf_type check_cond(ck *c, udf_expr **ep);
 static int check_function(ck *parent, udf_func *fn, const udf_type *ptypes, udf_loc call_loc);
 
+/* A generator expression is materialised as a list, which is only Python's behaviour where
+ * the generator is consumed once: as an iterable (for, comprehension, join, min/max, in). */
+static bool not_generator(ck *c, const udf_expr *e, const char *what) {
+  if (e->kind != UDF_E_GENEXP) return true;
+  err(c, NRT_EUNSUPPORTED, e->loc, "unsupported: %s a generator (use a list comprehension [...])",
+      what);
+  return false;
+}
+
 /* A value used by an operation must not be None or possibly None. */
 static bool need_value(ck *c, const udf_expr *e, const char *what) {
   udf_type t = e->type;
@@ -311,6 +320,10 @@ static bool is_negative_int_literal(const udf_expr *e) {
 static udf_type binary_types(ck *c, udf_loc loc, udf_binop op, udf_expr **lp, udf_expr **rp) {
   udf_type lt = (*lp)->type, rt = (*rp)->type;
   if (lt == UNKNOWN || rt == UNKNOWN) return UNKNOWN;
+  if ((*lp)->kind == UDF_E_GENEXP || (*rp)->kind == UDF_E_GENEXP)
+    return err(c, NRT_ETYPE, loc, "unsupported operand type(s) for %s: '%s' and '%s'",
+               binop_text(op), (*lp)->kind == UDF_E_GENEXP ? "generator" : tn(lt),
+               (*rp)->kind == UDF_E_GENEXP ? "generator" : tn(rt));
   if (op >= UDF_OP_MATMUL)
     return err(c, NRT_EUNSUPPORTED, loc, "unsupported: operator '%s'", binop_text(op));
   if (is_num(lt) && is_num(rt)) {
@@ -514,6 +527,8 @@ static udf_type check_subscript(ck *c, udf_expr *e) {
     return UNKNOWN;
   }
   if (!need_value(c, e->u.subscript.value, "indexing")) return UNKNOWN;
+  if (e->u.subscript.value->kind == UDF_E_GENEXP)
+    return err(c, NRT_ETYPE, e->loc, "'generator' object is not subscriptable");
   switch (vt) {
   case UDF_TY_STR:
   case UDF_TY_LIST_STR:
@@ -551,6 +566,8 @@ static udf_type check_slice(ck *c, udf_expr *e) {
   }
   if (unknown) return UNKNOWN;
   if (!need_value(c, e->u.slice.value, "slicing")) return UNKNOWN;
+  if (e->u.slice.value->kind == UDF_E_GENEXP)
+    return err(c, NRT_ETYPE, e->loc, "'generator' object is not subscriptable");
   switch (vt) {
   case UDF_TY_STR:
   case UDF_TY_LIST_STR:
@@ -686,6 +703,8 @@ static udf_type check_builtin(ck *c, udf_expr *e, const char *name) {
     b = UDF_BI_LEN;
     if (!no_keywords(c, e, name) || !arity(c, e, "len", 1, 1)) return UNKNOWN;
     udf_type t = args[0]->type;
+    if (args[0]->kind == UDF_E_GENEXP)
+      return err(c, NRT_ETYPE, e->loc, "object of type 'generator' has no len()");
     if (t != UDF_TY_STR && t != UDF_TY_LIST_STR && t != UDF_TY_TUPLE_STR && t != UDF_TY_TUPLE)
       return err(c, NRT_ETYPE, e->loc, "object of type '%s' has no len()", none_name(t));
     result = UDF_TY_INT;
@@ -1034,6 +1053,7 @@ static udf_type check_user_call(ck *c, udf_expr *e, udf_func *f) {
   udf_type *types = udf_arena_alloc(c->a, (size_t)(np ? np : 1) * sizeof *types);
   if (!types) return oom(c);
   for (int i = 0; i < np; i++) {
+    if (!not_generator(c, cargs[i], "passing")) return UNKNOWN;
     types[i] = cargs[i]->type;
     if (!storable(types[i])) return store_error(c, cargs[i]->loc, types[i]);
   }
@@ -1191,6 +1211,8 @@ static udf_type check_cond(ck *c, udf_expr **ep) {
   if (t == UNKNOWN) return UNKNOWN;
   if (t == UDF_TY_BOOL) return t;
   udf_type b = base(t);
+  if (e->kind == UDF_E_GENEXP)
+    return err(c, NRT_EUNSUPPORTED, e->loc, "unsupported: the truth value of a generator");
   if (b == UDF_TY_RANGE || b == UDF_TY_TUPLE)
     return err(c, NRT_EUNSUPPORTED, e->loc, "unsupported: the truth value of a %s", tn(t));
   if (c->final) {
@@ -1287,6 +1309,7 @@ static udf_type return_join(ck *c, udf_type r, udf_loc loc) {
 static void check_assign(ck *c, udf_stmt *s) {
   udf_type vt = check_expr(c, &s->u.assign.value);
   udf_expr *v = s->u.assign.value;
+  if (vt != UNKNOWN && !not_generator(c, v, "storing")) return;
   for (int k = 0; k < s->u.assign.ntargets && !stop(c); k++) {
     udf_expr *t = s->u.assign.targets[k];
     if (t->kind == UDF_E_NAME) {
@@ -1397,6 +1420,7 @@ static void check_stmt(ck *c, udf_stmt *s) {
     if (s->u.ret.value) {
       r = check_expr(c, &s->u.ret.value);
       if (r == UNKNOWN) break;
+      if (!not_generator(c, s->u.ret.value, "returning")) break;
       if (!storable(r)) {
         store_error(c, s->u.ret.value->loc, r);
         break;

@@ -93,6 +93,9 @@ static void test_joining(void) {
   LEX_IS("x = 1 # comment\n", "x = 1 N $");
   LEX_IS("x\\", "ERR 1:2 unexpected EOF while parsing");
   LEX_IS("", "$");
+  LEX_IS("#\\", "$"); /* a backslash ends nothing inside a comment */
+  LEX_IS("x\n# c \\\ny\n", "x N y N $");
+  LEX_IS("if a:\n  x\n  \\\n  y\n", "if a : N > x N y N < $");
   LEX_IS("\n\n# only a comment\n", "$");
 }
 
