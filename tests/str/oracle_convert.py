@@ -167,10 +167,14 @@ def int_literal():
         s = s[:i] + rand_char() + s[i:]
     if rng.random() < 0.002:
         s = "1" * rng.choice([4300, 4301, 5000])
+    if rng.random() < 0.01:  # messages quote at most 200 characters of the repr (%.200R)
+        s = "".join(rand_char() for _ in range(rng.randrange(190, 215)))
     return s, base
 
 def float_literal():
     r = rng.random()
+    if r < 0.005:  # long messages: nrt's are cut at 511 bytes, at a character boundary
+        return "".join(rand_char() for _ in range(rng.randrange(100, 300)))
     if r < 0.08:
         return rand_text(8)
     if r < 0.18:

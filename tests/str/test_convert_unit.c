@@ -4,6 +4,7 @@
 #include "support/check.h"
 
 #include <math.h>
+#include <pthread.h>
 
 /* ------------------------------------------------------------------ helpers */
 
@@ -469,6 +470,59 @@ static void test_identity(void) {
   CHECK(s.mi == NULL && s.data == v.data && s.len == v.len);
 }
 
+/* Every function is pure: threads converting at once get what one thread gets (and TSan
+ * sees no shared state). Each thread formats, parses and pads the same values. */
+#define THREAD_VALUES 2000
+
+static void thread_work(uint64_t seed, char *out, size_t cap) {
+  size_t pos = 0;
+  nrt_format_spec fi, ff;
+  nrt_format_spec_parse("*^+30,", 6, NRT_FORMAT_INT, &fi, NULL);
+  nrt_format_spec_parse(">25.10e", 7, NRT_FORMAT_FLOAT, &ff, NULL);
+  for (int i = 0; i < THREAD_VALUES && pos + 200 < cap; i++) {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    double d;
+    uint64_t bits = seed ^ (seed >> 29);
+    memcpy(&d, &bits, 8);
+    int64_t n = nrt_str_from_double_into(d, out + pos);
+    double back = 0;
+    nrt_str_to_double(out + pos, n, &back, NULL);
+    out[pos + n] = memcmp(&back, &d, 8) == 0 || d != d ? '=' : '!';
+    pos += (size_t)n + 1;
+    n = nrt_str_from_int64_into((int64_t)seed, out + pos);
+    int64_t iv = 0;
+    nrt_str_to_int64(out + pos, n, 0, &iv, NULL);
+    out[pos + n] = iv == (int64_t)seed ? '=' : '!';
+    pos += (size_t)n + 1;
+    int64_t size;
+    nrt_str_format_int_size((int64_t)seed, &fi, &size, NULL);
+    pos += (size_t)nrt_str_format_int_into((int64_t)seed, &fi, out + pos);
+    pos += (size_t)nrt_str_format_float_into(d, &ff, out + pos);
+    pos += (size_t)nrt_str_center_into("ab\xc3\xa9", 4, 9, 0x1F600, out + pos);
+  }
+  out[pos] = '\0';
+}
+
+static void *thread_main(void *arg) {
+  char *buf = (char *)arg;
+  thread_work(42, buf, 1 << 20);
+  return NULL;
+}
+
+static void test_threads(void) {
+  enum { THREADS = 4 };
+  static char bufs[THREADS + 1][1 << 20];
+  pthread_t th[THREADS];
+  for (int i = 0; i < THREADS; i++)
+    CHECK_EQ_INT(pthread_create(&th[i], NULL, thread_main, bufs[i]), 0);
+  thread_work(42, bufs[THREADS], sizeof bufs[THREADS]);
+  for (int i = 0; i < THREADS; i++) {
+    pthread_join(th[i], NULL);
+    CHECK(strcmp(bufs[i], bufs[THREADS]) == 0);
+  }
+  CHECK(strchr(bufs[THREADS], '!') == NULL); /* every round trip held */
+}
+
 int main(void) {
   struct check_live start = check_live_now();
   test_str_int();
@@ -479,6 +533,7 @@ int main(void) {
   test_ord_chr();
   test_padding();
   test_identity();
+  test_threads();
   CHECK_NO_LEAK(start);
   return check_finish("test_str_convert_unit");
 }
