@@ -5,6 +5,8 @@
 #include <llvm-c/Analysis.h>
 #include <llvm-c/Core.h>
 
+#include "nrt/column.h"
+#include "nrt/udf.h"
 #include "support/check.h"
 #include "udf/jit.h"
 
@@ -28,6 +30,42 @@ static LLVMModuleRef build(LLVMContextRef ctx) {
   LLVMBuildRet(b, LLVMBuildAdd(b, t, n, "r"));
   LLVMDisposeBuilder(b);
   return m;
+}
+
+/* The whole pipeline on the seed UDF: compile, apply over a small column on 2 threads, check,
+ * release; under valgrind this covers the JIT-compiled code's memory traffic. */
+static void test_seed_udf(void) {
+  const char *src = "def udf(string):\n    if len(string) > 2:\n        result = string.upper()\n"
+                    "    else:\n        result = string + string\n    return result + 'abc'\n";
+  struct check_live before = check_live_now();
+  struct nrt_error err = {0};
+  nrt_udf *u = NULL;
+  CHECK_EQ_INT(nrt_udf_compile(src, strlen(src), NULL, &u, &err), NRT_OK);
+  nrt_col_builder *b = NULL;
+  CHECK_EQ_INT(nrt_col_builder_new(NRT_COL_UTF8, 50, &b, &err), NRT_OK);
+  static const char *const words[] = {"héllo", "ß", "", "straße", "字"};
+  for (int i = 0; i < 50; i++)
+    nrt_col_builder_append_view(b, words[i % 5], (int64_t)strlen(words[i % 5]));
+  nrt_column *in = NULL, *out = NULL;
+  CHECK_EQ_INT(nrt_col_builder_finish(b, &in, &err), NRT_OK);
+  struct nrt_udf_apply_options ao;
+  memset(&ao, 0, sizeof ao);
+  ao.threads = 2;
+  ao.chunk_rows = 7;
+  if (u && in) {
+    CHECK_EQ_INT(nrt_udf_apply(u, &in, 1, &ao, &out, NULL, &err), NRT_OK);
+    if (out) {
+      nrt_str r0 = nrt_col_str(out, 0), r1 = nrt_col_str(out, 1), r3 = nrt_col_str(out, 3);
+      CHECK(r0.len == 9 && memcmp(r0.data, "HÉLLOabc", 9) == 0);
+      CHECK(r1.len == 7 && memcmp(r1.data, "ßßabc", 7) == 0);
+      CHECK(r3.len == 10 && memcmp(r3.data, "STRASSEabc", 10) == 0);
+    }
+  }
+  nrt_col_release(out);
+  nrt_col_release(in);
+  nrt_udf_free(u);
+  nrt_exec_shutdown();
+  CHECK_NO_LEAK(before);
 }
 
 int main(void) {
@@ -61,5 +99,6 @@ int main(void) {
   struct nrt_stats after;
   nrt_stats_get(&after);
   CHECK_EQ_INT(after.alloc - before.alloc, after.free - before.free);
+  test_seed_udf();
   return check_finish("test_udf_jit");
 }
