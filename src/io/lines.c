@@ -98,8 +98,8 @@ int io_lines_next(struct io_lines *l, const char **line, size_t *len, int *termi
   size_t n;
   int term;
   for (;;) {
-    const char *p = l->data + l->pos;
     size_t avail = l->end - l->pos;
+    const char *p = avail ? l->data + l->pos : NULL; /* data is NULL before the first read */
     const char *nl = avail > l->scanned ? memchr(p + l->scanned, '\n', avail - l->scanned) : NULL;
     if (nl) {
       n = (size_t)(nl - p);
@@ -122,7 +122,7 @@ int io_lines_next(struct io_lines *l, const char **line, size_t *len, int *termi
     if (rc)
       return rc;
   }
-  const char *p = l->data + l->pos;
+  const char *p = l->data + l->pos; /* not NULL: at least this line is buffered */
   size_t bad;
   if (nrt_utf8_validate(p, n, &bad, NULL) != NRT_OK)
     return io_error_at(err, NRT_EILSEQ, l->line + 1, l->consumed + bad, "invalid UTF-8");

@@ -51,9 +51,9 @@ static void test_csv_rules(void) {
   expect_rows("col\r\nx\r\n\r\n\"\"\r\ny", NRT_IO_CSV, "col", nulls, 4);
   const char *spaces[] = {" a ", "b c"};
   expect_rows("h\n a \nb c\n", NRT_IO_CSV, NULL, spaces, 2);
-  const char *quoted[] = {"1,2", "say \"x\"", "two\nlines", "cr\r\nlf"};
-  expect_rows("v\n\"1,2\"\n\"say \"\"x\"\"\"\n\"two\nlines\"\n\"cr\r\nlf\"\n", NRT_IO_CSV, "v",
-              quoted, 4);
+  const char *quoted[] = {"1,2", "say \"x\"", "two\nlines", "cr\r\nlf", "blank\n\nline"};
+  expect_rows("v\n\"1,2\"\n\"say \"\"x\"\"\"\n\"two\nlines\"\n\"cr\r\nlf\"\n\"blank\n\nline\"\n",
+              NRT_IO_CSV, "v", quoted, 5);
   const char *second[] = {"2", NULL, "6"};
   expect_rows("a,b,c\n1,2,3\n4,,5\n,6,\n", NRT_IO_CSV, "b", second, 3);
 
