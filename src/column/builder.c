@@ -82,7 +82,7 @@ static int grow(nrt_col_builder *b, struct growbuf *g, size_t extra, size_t min_
     cap = min_cap;
   if (!g->blk && nrt_memblock_pod_new(cap + NRT_COL_BUFFER_ALIGN, zeroed, &g->blk, &e))
     return fail_with(b, &e);
-  char *begin = g->data, *end = g->data + g->cap;
+  char *begin = g->data, *end = g->data ? g->data + g->cap : NULL;
   int rc = g->data ? nrt_memblock_pod_resize(g->blk, cap, &begin, &end, &e)
                    : nrt_memblock_pod_allocate(g->blk, cap, NRT_COL_BUFFER_ALIGN, &begin, &end, &e);
   if (rc)

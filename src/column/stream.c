@@ -108,7 +108,7 @@ static int push_chunk(struct nrt_col_chunked *c, size_t *cap, nrt_column *col,
                       struct nrt_error *err) {
   if (c->n_chunks == *cap) {
     size_t ncap = *cap ? 2 * *cap : 8;
-    char *begin = (char *)c->chunks, *end = begin + *cap * sizeof(nrt_column *);
+    char *begin = (char *)c->chunks, *end = begin ? begin + *cap * sizeof(nrt_column *) : NULL;
     int rc = NRT_OK;
     if (!c->storage)
       rc = nrt_memblock_pod_new(ncap * sizeof(nrt_column *), 0, &c->storage, err);
