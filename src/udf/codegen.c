@@ -372,6 +372,7 @@ static void emit_func(cg *c, const udf_func *f) {
   c->bound = nrt_allocate(bytes, c->errp);
   if (!c->vars || !c->bound) {
     c->failed = 1;
+    c->code = NRT_ENOMEM;
     nrt_free(c->vars, c->vars ? bytes : 0);
     nrt_free(c->bound, c->bound ? bytes : 0);
     c->vars = c->bound = NULL;
@@ -542,6 +543,7 @@ int udf_codegen(const udf_module *m, LLVMContextRef ctx, LLVMModuleRef *out,
   c.llfuncs = nrt_allocate(fbytes, err);
   if (!c.llfuncs) {
     c.failed = 1;
+    c.code = NRT_ENOMEM;
   } else {
     memset(c.llfuncs, 0, fbytes);
     for (int i = 0; i < m->nfuncs; i++)
@@ -558,7 +560,7 @@ int udf_codegen(const udf_module *m, LLVMContextRef ctx, LLVMModuleRef *out,
   LLVMDisposeBuilder(c.ab);
   if (c.failed) {
     LLVMDisposeModule(c.mod);
-    return err && err->code ? err->code : NRT_EUNSUPPORTED;
+    return c.code ? c.code : NRT_EUNSUPPORTED;
   }
   *out = c.mod;
   return NRT_OK;

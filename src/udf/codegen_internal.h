@@ -31,6 +31,7 @@ typedef struct cg {
   const udf_module *m;
   struct nrt_error *errp;
   int failed; /* an error was recorded in errp: stop emitting */
+  int code;   /* its status code */
 
   LLVMTypeRef i1, i8, i32, i64, f64, ptr, str, strp, voidt;
   LLVMValueRef *llfuncs; /* per udf_func (by index) */

@@ -10,6 +10,7 @@ void cg_fail(cg *c, const char *fmt, ...) {
   if (c->failed)
     return;
   c->failed = 1;
+  c->code = NRT_EUNSUPPORTED;
   char buf[NRT_ERROR_MESSAGE_SIZE];
   va_list ap;
   va_start(ap, fmt);

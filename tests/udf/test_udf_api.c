@@ -200,11 +200,29 @@ static void test_failure_injection(void) {
   nrt_udf_free(u);
 }
 
+static int compile_trial(void *p) {
+  const char *src = p;
+  nrt_udf *u = NULL;
+  int rc = nrt_udf_compile(src, strlen(src), NULL, &u, NULL);
+  nrt_udf_free(u);
+  return rc;
+}
+
+static void test_compile_failure_injection(void) {
+  /* Every nrt allocation of a compilation (front end, code generator, JIT wrapper) failing
+   * in turn: reported, nothing left behind. LLVM's own memory is LLVM's. */
+  char *src = "def h(a, b='x'):\n    return a + b\n\ndef f(s):\n"
+              "    return h(s) + f'{len(s)}' + '-'.join([c for c in s])\n";
+  uint64_t n = check_every_allocation_failure("udf compile", compile_trial, src);
+  CHECK(n > 5);
+}
+
 int main(void) {
   test_compile_errors();
   test_signature_and_call();
   test_apply_errors();
   test_refops_counting();
   test_failure_injection();
+  test_compile_failure_injection();
   return check_finish("test_udf_api");
 }
