@@ -152,6 +152,59 @@ static void test_view_windows(void) {
   CHECK_NO_LEAK(before);
 }
 
+/* nrt_col_validate on hand-made columns: the rules that only apply when buffer sizes are
+ * known (nrt's own columns), plus the bitmap/null_count rules. */
+static void test_validate_sizes(void) {
+  struct check_live before = check_live_now();
+  static const int64_t vals[4] = {1, 2, 3, 4};
+  static const uint8_t bits[1] = {0x0B}; /* rows 0, 1, 3 valid */
+  struct nrt_error err = {0};
+  nrt_column *c;
+  CHECK_EQ_INT(nrt_col_new(NRT_COL_INT64, 0, &c, NULL), NRT_OK);
+  c->length = 4;
+  nrt_col_set_buffer(c, NRT_COL_SLOT_VALUES, vals, 24, NULL);
+  CHECK_EQ_INT(nrt_col_validate(c, &err), NRT_EVALUE);
+  CHECK(strstr(err.message, "values buffer has 24 bytes") != NULL);
+  nrt_col_set_buffer(c, NRT_COL_SLOT_VALUES, vals, 32, NULL);
+  CHECK_EQ_INT(nrt_col_validate(c, NULL), NRT_OK);
+  c->null_count = 1;
+  CHECK_EQ_INT(nrt_col_validate(c, &err), NRT_EVALUE);
+  CHECK(strstr(err.message, "without a validity bitmap") != NULL);
+  nrt_col_set_buffer(c, NRT_COL_SLOT_VALIDITY, bits, 0, NULL);
+  CHECK_EQ_INT(nrt_col_validate(c, &err), NRT_EVALUE);
+  CHECK(strstr(err.message, "validity bitmap has 0 bytes") != NULL);
+  nrt_col_set_buffer(c, NRT_COL_SLOT_VALIDITY, bits, 1, NULL);
+  CHECK_EQ_INT(nrt_col_validate(c, NULL), NRT_OK);
+  c->length = -1;
+  CHECK_EQ_INT(nrt_col_validate(c, &err), NRT_EVALUE);
+  c->length = 4;
+  c->offset = 1; /* physical rows 1..3: one null (bit 2), 32 bytes of values */
+  c->length = 3;
+  CHECK_EQ_INT(nrt_col_validate(c, NULL), NRT_OK);
+  nrt_col_set_buffer(c, NRT_COL_SLOT_VALUES, vals, 31, NULL);
+  CHECK_EQ_INT(nrt_col_validate(c, &err), NRT_EVALUE);
+  CHECK(strstr(err.message, "3 rows at offset 1 need 32") != NULL);
+  c->null_count = 0;
+  nrt_col_set_buffer(c, NRT_COL_SLOT_VALUES, vals, 32, NULL);
+  CHECK_EQ_INT(nrt_col_validate(c, &err), NRT_EVALUE);
+  CHECK(strstr(err.message, "null_count 0 does not match the 1 nulls") != NULL);
+  nrt_col_release(c);
+  /* Offsets past the real data buffer. */
+  static const int32_t offs[3] = {0, 2, 6};
+  CHECK_EQ_INT(nrt_col_new(NRT_COL_UTF8, 0, &c, NULL), NRT_OK);
+  c->length = 2;
+  nrt_col_set_buffer(c, NRT_COL_SLOT_VALUES, offs, sizeof offs, NULL);
+  nrt_col_set_buffer(c, NRT_COL_SLOT_DATA, "abcde", 5, NULL);
+  CHECK_EQ_INT(nrt_col_validate(c, &err), NRT_EVALUE);
+  CHECK(strstr(err.message, "row 1: end offset 6 is beyond the data buffer of 5 bytes") != NULL);
+  nrt_col_set_buffer(c, NRT_COL_SLOT_VALUES, offs, 8, NULL);
+  CHECK_EQ_INT(nrt_col_validate(c, &err), NRT_EVALUE);
+  CHECK(strstr(err.message, "offsets buffer has 8 bytes") != NULL);
+  nrt_col_release(c);
+  CHECK_EQ_INT(nrt_col_validate(NULL, NULL), NRT_EINVAL);
+  CHECK_NO_LEAK(before);
+}
+
 static void test_concat(void) {
   struct check_live before = check_live_now();
   nrt_column *parts[6];
@@ -343,6 +396,7 @@ int main(void) {
   test_conversions();
   test_overflow_to_utf8();
   test_view_windows();
+  test_validate_sizes();
   test_concat();
   test_failure_injection();
   struct nrt_stats s;
