@@ -198,7 +198,9 @@ def width_of(a):
     return 0 if a == NONE else max(-5, min(a, 60))
 
 def chr_arg(a):
-    return 0x41 if a == NONE else a * 4099 + 0x41
+    if a == NONE:
+        return 0x41
+    return a * 4099 + 0x41 if -(1 << 20) < a < (1 << 20) else 0x110000
 
 def float_of(bits):
     return struct.unpack('<d', struct.pack('<q', bits))[0]

@@ -217,7 +217,9 @@ static int64_t width_of(int64_t a) {
   return a == NRT_STR_NONE ? 0 : a < -5 ? -5 : a > 60 ? 60 : a;
 }
 static int64_t chr_arg(int64_t a) {
-  return a == NRT_STR_NONE ? 0x41 : a * 4099 + 0x41;
+  if (a == NRT_STR_NONE)
+    return 0x41;
+  return a > -(1 << 20) && a < (1 << 20) ? a * 4099 + 0x41 : 0x110000;
 }
 
 /* A case mapping: the managed form, cross-checked with the kernel pair. */
