@@ -358,6 +358,161 @@ case("""def f(s):
     return t
 """, name="rebind iterated")
 
+case("""def f(s):
+    out = ''
+    for a in s.split(','):
+        for c in a:
+            if c == 'b':
+                break
+            out += c
+        else:
+            out += '.'
+        if a == 'c':
+            return out + '!'
+    return out
+""", name="nested loops, break, return in loop")
+case("""def f(s):
+    i = 0
+    while i < 10:
+        i += 1
+        if i == len(s):
+            break
+    else:
+        return 'no break'
+    return str(i)
+""", name="while else break")
+case("""def words(s):
+    return [w for w in s.split() if w]
+
+def f(s):
+    ws = words(s.lower())
+    return str(len(ws)) + ':' + '|'.join(ws[::-1])
+""", name="helper returning list")
+case("""def first(xs):
+    if len(xs) == 0:
+        return None
+    return xs[0]
+
+def f(s):
+    x = first(s.split(','))
+    if x is not None:
+        return x.upper()
+    return '?'
+""", name="helper with list param and nullable result")
+case("""def f(s):
+    return s.upper() or 'x'
+""", name="or with temporaries")
+case("""def f(s):
+    return s.strip() and s.upper()
+""", name="and with temporaries")
+case("lambda s: s.upper() if len(s) % 2 else s.lower() + '_'")
+case("lambda s: min(s.upper(), s.lower())")
+case("lambda s: max(s.upper(), s.lower(), s.title())")
+case("lambda s: s.upper() < s.lower() <= s.lower() + 'z'")
+case("lambda s: s.upper() in ('ABC', 'HELLO, WORLD')")
+case("lambda s: s.upper() in s.upper().split(',') + ['A']")
+case("""def f(s):
+    xs = ['a']
+    xs += s.split(',')
+    xs = xs * 2
+    return '/'.join(xs[1::2]) + xs[-1]
+""", name="list augassign, repeat, slice")
+case("""def f(s):
+    return ','.join([str(i * i) for i in range(len(s)) if i % 2 == 0])
+""", name="comprehension over range")
+case("""def f(s):
+    return [c for c in ('x', s, 'y')][1]
+""", name="comprehension over tuple")
+case("""def f(s):
+    n = len(s)
+    x = n / 4
+    y = n // 4
+    z = n % 4
+    w = -n ** 2
+    return f'{x} {y} {z} {w} {x * 2.5} {float(n) ** 2}'
+""", name="numeric mix")
+case("lambda s: str(len(s) * 0.1)")
+case("lambda s: str(-len(s) / 3.0) + str(1e16 * len(s)) + str(float('inf'))")
+case("""def f(s):
+    total = 0.0
+    for c in s:
+        total += ord(c) / 7
+    return round_to(total)
+
+def round_to(x):
+    return int(x * 100) / 100
+""", func="f", name="float accumulation, helper after use")
+case("""def f(s):
+    r = ''
+    for i in range(len(s) - 1, -1, -1):
+        r += s[i]
+    return r == s[::-1]
+""", name="reverse by index")
+case("""def f(s):
+    if s:
+        t = s
+    else:
+        t = 'empty'
+    for i in range(3):
+        t = t + str(i)
+    return t
+""", name="conditional binding")
+case("""def f(s):
+    k = s.find(',')
+    if k < 0:
+        return s
+    head = s[:k]
+    tail = s[k + 1:]
+    return tail + ',' + head
+""", name="find and slice")
+case("""def f(s):
+    c = s.count('a') + s.count('l', 1) - s.rfind('o')
+    return c * 10 + s.index('l') if 'l' in s else -1
+""", name="search mix")
+case("""def f(s):
+    a, b, c = s.rpartition(',')
+    x, y = c, a
+    return y + '|' + x + '|' + b
+""", name="rpartition unpack")
+case("""def f(s):
+    parts = s.split()
+    if len(parts) >= 2:
+        return parts[0][0].upper() + '. ' + parts[-1].title()
+    return s.title()
+""", name="initials")
+
+# --- raising while references are live: every path must release them (balanced statistics)
+case("""def f(s):
+    xs = [w.upper() for w in s.split(',')]
+    return '-'.join([str(int(x)) for x in xs])
+""", rows=s_rows(["1,2", "1,x", "", "3", "4,5,y"]), name="raise inside comprehension")
+case("""def f(s):
+    acc = s.upper()
+    for w in (s + ',' + s).split(','):
+        acc = acc + w
+        n = int(w)
+    return acc
+""", rows=s_rows(["1", "x", "12"]), name="raise inside loop over a temporary list")
+case("""def f(s):
+    t = s.upper()
+    return f'{t}{int(t)}{t.lower()}'
+""", rows=s_rows(["1", "a", "2"]), name="raise inside f-string")
+case("""def g(a):
+    b = a + a
+    return b[10]
+
+def f(s):
+    t = s.title()
+    return t + g(t) + t
+""", rows=s_rows(["abcdef", "ab"]), name="raise in callee with live caller temps")
+case("""def f(s):
+    x = s.upper()
+    y = x.lower()
+    if x in y:
+        return chr(1114112 + len(s))
+    return y + x
+""", name="raise with two locals")
+
 
 def pick_function(src, func):
     tree = ast.parse(src)
