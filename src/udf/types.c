@@ -28,6 +28,11 @@ typedef struct ck {
   int lcap;        /* capacity of fn->locals */
   udf_var **narrowed; /* nullable variables known not to be None at this point */
   int nnarrowed, capnarrowed;
+  /* Helpers called during inference passes with known argument types: checked once the
+   * caller's own types have settled, so their parameter types are the final ones. */
+  udf_func **pending;
+  udf_type **pending_types;
+  int npending, cappending, cappending_types;
 } ck;
 
 #define UNKNOWN UDF_TY_UNKNOWN
@@ -1061,8 +1066,16 @@ static udf_type check_user_call(ck *c, udf_expr *e, udf_func *f) {
     for (ck *p = c; p; p = p->parent)
       if (p->fn == f)
         return err(c, NRT_EUNSUPPORTED, e->loc, "unsupported: recursive call to '%s'", f->name);
-    /* Checked once, with this call's argument types, even from an inference pass: its errors
-     * are real errors of the module. */
+    if (!c->final) { /* checked after the inference passes, with settled argument types */
+      for (int i = 0; i < c->npending; i++)
+        if (c->pending[i] == f) return UNKNOWN;
+      int n2 = c->npending;
+      if (!udf_arena_push(c->a, (void ***)&c->pending, &c->npending, &c->cappending, f) ||
+          !udf_arena_push(c->a, (void ***)&c->pending_types, &n2, &c->cappending_types, types))
+        return oom(c);
+      return UNKNOWN;
+    }
+    /* First met in the final pass (its arguments were not typed before): checked now. */
     if (check_function(c, f, types, e->loc)) return UNKNOWN;
   } else {
     for (int i = 0; i < np; i++) {
@@ -1457,15 +1470,22 @@ static int check_function(ck *parent, udf_func *fn, const udf_type *ptypes, udf_
   }
   collect_block(&c, &fn->body);
   if (stop(&c)) return c.dc->code;
-  int max_passes = 2 * fn->nlocals + 4;
-  for (int pass = 0; pass < max_passes; pass++) {
-    c.changed = false;
-    c.ret = UNKNOWN;
-    c.nscope = 0;
-    c.nnarrowed = 0;
-    check_block(&c, &fn->body);
-    if (stop(&c)) return c.dc->code;
-    if (!c.changed) break;
+  for (int round = 0; round <= c.m->nfuncs; round++) {
+    int max_passes = 2 * fn->nlocals + 4;
+    for (int pass = 0; pass < max_passes; pass++) {
+      c.changed = false;
+      c.ret = UNKNOWN;
+      c.nscope = 0;
+      c.nnarrowed = 0;
+      c.npending = 0;
+      check_block(&c, &fn->body);
+      if (stop(&c)) return c.dc->code;
+      if (!c.changed) break;
+    }
+    if (c.npending == 0) break;
+    for (int i = 0; i < c.npending; i++)
+      if (!c.pending[i]->checked && check_function(&c, c.pending[i], c.pending_types[i], fn->loc))
+        return c.dc->code;
   }
   c.final = true;
   c.ret = UNKNOWN;

@@ -303,6 +303,23 @@ static void test_helpers(void) {
   CHECK_EQ_INT(ret->u.binary.left->u.cast.operand->type, UDF_TY_STR | UDF_TY_NULLABLE);
   udf_module_free(m);
 
+  /* a helper first called while the caller's variable types are still being inferred gets
+   * the settled types: x is None on the first iteration but str | None in the end */
+  m = compile_str("def g(a):\n    return a\n"
+                  "def f(s):\n"
+                  "    x = None\n"
+                  "    y = None\n"
+                  "    for c in s:\n"
+                  "        y = g(x)\n"
+                  "        x = c\n"
+                  "    return y\n");
+  if (m) {
+    CHECK_EQ_INT(m->funcs[0]->params[0]->type, UDF_TY_STR | UDF_TY_NULLABLE);
+    CHECK_EQ_INT(m->funcs[0]->result, UDF_TY_STR | UDF_TY_NULLABLE);
+    CHECK_EQ_INT(type_of(m->entry, "y"), UDF_TY_STR | UDF_TY_NULLABLE);
+    udf_module_free(m);
+  }
+
   /* entry chosen by name; the last def is the default */
   udf_type pt[1] = {UDF_TY_INT};
   m = compile("def a(x):\n    return x + 1\ndef b(x):\n    return str(x)\n", "a", pt, 1);
