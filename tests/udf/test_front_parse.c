@@ -384,7 +384,7 @@ static void dump_module(sb *b, const udf_module *m) {
 }
 
 /* Parses src and returns its dump (malloc'd), or NULL with the diagnostic printed. */
-static char *parse_dump(const char *src) {
+static char *parse_dump_src(const char *src, bool quiet) {
   udf_diagctx dc;
   memset(&dc, 0, sizeof dc);
   dc.src = src;
@@ -398,12 +398,15 @@ static char *parse_dump(const char *src) {
     sb b = {NULL, 0, 0};
     dump_module(&b, m);
     out = b.s;
-  } else {
+  } else if (!quiet || dc.code != NRT_EPARSE) {
     fprintf(stderr, "parse error %d:%d: %s\n--- in:\n%s\n", dc.d.line, dc.d.col, dc.d.message, src);
   }
   udf_arena_destroy(a);
   return out;
 }
+
+static char *parse_dump(const char *src) { return parse_dump_src(src, false); }
+static char *parse_dump_quiet(const char *src) { return parse_dump_src(src, true); }
 
 /* Programs for the comparison with CPython: every construct and the precedence table. */
 static const char *const corpus[] = {
@@ -559,10 +562,191 @@ static void test_against_cpython(void) {
   rmdir(dir);
 }
 
+
+/* ---- random expressions: precedence and associativity against CPython ---- */
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
+static unsigned rnd(unsigned n) {
+  rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
+  return (unsigned)((rng_state >> 33) % n);
+}
+
+static void gen_expr(sb *b, int depth);
+
+static void gen_atom(sb *b) {
+  static const char *const atoms[] = {"a", "b", "x", "y", "1", "0", "2.5", "1e3", "\"s\"",
+                                      "True", "None", "7", "0x1f", "\"t\" \"u\""};
+  sb_put(b, atoms[rnd(sizeof atoms / sizeof atoms[0])]);
+}
+
+static void gen_sub(sb *b, int depth) {
+  if (rnd(10) < 3) {
+    sb_put(b, "(");
+    gen_expr(b, depth);
+    sb_put(b, ")");
+  } else {
+    gen_expr(b, depth);
+  }
+}
+
+static void gen_expr(sb *b, int depth) {
+  if (depth <= 0) {
+    gen_atom(b);
+    return;
+  }
+  static const char *const binops[] = {" + ", " - ", " * ", " / ", " // ", " % ", " ** ",
+                                       " | ", " ^ ", " & ", " << ", " >> ", " @ "};
+  static const char *const cmps[] = {" < ", " > ", " == ", " != ", " <= ", " >= ", " in ",
+                                     " not in ", " is ", " is not "};
+  static const char *const unops[] = {"-", "+", "~", "not "};
+  switch (rnd(11)) {
+  case 0: case 1: case 2:
+    gen_sub(b, depth - 1);
+    sb_put(b, binops[rnd(sizeof binops / sizeof binops[0])]);
+    gen_sub(b, depth - 1);
+    break;
+  case 3:
+    sb_put(b, unops[rnd(4)]);
+    gen_sub(b, depth - 1);
+    break;
+  case 4: {
+    gen_sub(b, depth - 1);
+    unsigned n = 1 + rnd(3);
+    for (unsigned i = 0; i < n; i++) {
+      sb_put(b, cmps[rnd(sizeof cmps / sizeof cmps[0])]);
+      gen_sub(b, depth - 1);
+    }
+    break;
+  }
+  case 5:
+    gen_sub(b, depth - 1);
+    sb_put(b, rnd(2) ? " and " : " or ");
+    gen_sub(b, depth - 1);
+    break;
+  case 6:
+    gen_sub(b, depth - 1);
+    sb_put(b, " if ");
+    gen_sub(b, depth - 1);
+    sb_put(b, " else ");
+    gen_sub(b, depth - 1);
+    break;
+  case 7:
+    sb_put(b, rnd(2) ? "f(" : "a.m(");
+    gen_expr(b, depth - 1);
+    if (rnd(2)) {
+      sb_put(b, ", k=");
+      gen_expr(b, depth - 1);
+    }
+    sb_put(b, ")");
+    break;
+  case 8:
+    gen_atom(b);
+    sb_put(b, "[");
+    if (rnd(2)) {
+      gen_expr(b, depth - 1);
+    } else {
+      if (rnd(2)) gen_expr(b, depth - 1);
+      sb_put(b, ":");
+      if (rnd(2)) gen_expr(b, depth - 1);
+      if (rnd(2)) {
+        sb_put(b, ":");
+        gen_expr(b, depth - 1);
+      }
+    }
+    sb_put(b, "]");
+    break;
+  case 9:
+    sb_put(b, "[");
+    gen_expr(b, depth - 1);
+    if (rnd(2)) {
+      sb_put(b, " for c in ");
+      gen_sub(b, depth - 1);
+      if (rnd(2)) {
+        sb_put(b, " if ");
+        gen_sub(b, depth - 1);
+      }
+    } else {
+      sb_put(b, ", ");
+      gen_expr(b, depth - 1);
+    }
+    sb_put(b, "]");
+    break;
+  default:
+    gen_sub(b, depth - 1);
+    break;
+  }
+}
+
+enum { NRANDOM = 1000 };
+
+static void test_random_against_cpython(void) {
+  const char *py = "/usr/bin/python3";
+  if (access(py, X_OK) != 0) return;
+  char dir[] = "/tmp/nrt_front_rand_XXXXXX";
+  if (!mkdtemp(dir)) {
+    CHECK(!"mkdtemp");
+    return;
+  }
+  char path[256], script[256], outp[256];
+  snprintf(path, sizeof path, "%s/corpus.txt", dir);
+  snprintf(script, sizeof script, "%s/dump.py", dir);
+  snprintf(outp, sizeof outp, "%s/out.txt", dir);
+  static char *srcs[NRANDOM];
+  FILE *f = fopen(path, "w");
+  for (int i = 0; i < NRANDOM; i++) {
+    sb b = {NULL, 0, 0};
+    sb_put(&b, "def f():\n    return ");
+    gen_expr(&b, 1 + (int)rnd(5));
+    sb_put(&b, "\n");
+    srcs[i] = b.s;
+    fputs(b.s, f);
+    fputs("\x1e", f);
+  }
+  fclose(f);
+  f = fopen(script, "w");
+  fputs("import ast, sys\n"
+        "data = open(sys.argv[1], encoding='utf-8').read().split('\\x1e')[:-1]\n"
+        "with open(sys.argv[2], 'w', encoding='utf-8') as out:\n"
+        "    for src in data:\n"
+        "        try:\n"
+        "            out.write(ast.dump(ast.parse(src)) + '\\n')\n"
+        "        except SyntaxError:\n"
+        "            out.write('SyntaxError\\n')\n",
+        f);
+  fclose(f);
+  char cmd[1024];
+  snprintf(cmd, sizeof cmd, "%s %s %s %s", py, script, path, outp);
+  CHECK_EQ_INT(system(cmd), 0);
+  f = fopen(outp, "r");
+  CHECK(f != NULL);
+  int same = 0, valid = 0;
+  static char line[1 << 16];
+  for (int i = 0; f && i < NRANDOM; i++) {
+    if (!fgets(line, sizeof line, f)) break;
+    line[strcspn(line, "\n")] = '\0';
+    char *d = parse_dump_quiet(srcs[i]);
+    const char *mine = d ? d : "SyntaxError";
+    if (strcmp(mine, line) == 0) same++;
+    else printf("random %d differs:\n  src: %s  nrt: %s\n  py:  %s\n", i, srcs[i], mine, line);
+    if (d) valid++;
+    free(d);
+  }
+  if (f) fclose(f);
+  for (int i = 0; i < NRANDOM; i++) free(srcs[i]);
+  printf("test_front_parse: %d random expressions (%d valid) parse as in CPython\n", same, valid);
+  CHECK_EQ_INT(same, NRANDOM);
+  CHECK(valid > NRANDOM / 2);
+  remove(path);
+  remove(script);
+  remove(outp);
+  rmdir(dir);
+}
+
 int main(void) {
   struct check_live before = check_live_now();
   test_fixed();
   test_against_cpython();
+  test_random_against_cpython();
   CHECK_NO_LEAK(before);
   return check_finish("test_front_parse");
 }
