@@ -16,17 +16,25 @@ static int block_is_raising(struct rp_classifier *c, LLVMBasicBlockRef bb) {
   return 0;
 }
 
-/* Counts events (refops and barriers) in a block. */
-static int count_events(struct rp_classifier *c, LLVMBasicBlockRef bb, int *count,
-                        struct nrt_error *err) {
-  for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-    LLVMValueRef v = NULL;
-    int k = rp_classify(c, i, &v, err);
-    if (k < 0)
+/* Appends an event, growing the array by doubling. */
+static int push_event(struct rp_func *f, int *cap, LLVMValueRef inst, LLVMValueRef value, int kind,
+                      int block, struct nrt_error *err) {
+  if (f->n_events == *cap) {
+    int new_cap = *cap ? *cap * 2 : 256;
+    struct rp_event *ev =
+        f->events ? nrt_reallocate(f->events, sizeof(*ev) * (size_t)(*cap + 1),
+                                   sizeof(*ev) * (size_t)(new_cap + 1), err)
+                  : nrt_allocate(sizeof(*ev) * (size_t)(new_cap + 1), err);
+    if (!ev)
       return NRT_ENOMEM;
-    if (k != RP_OTHER)
-      (*count)++;
+    f->events = ev;
+    *cap = new_cap;
   }
+  struct rp_event *e = &f->events[f->n_events++];
+  e->inst = inst;
+  e->value = value;
+  e->kind = kind;
+  e->block = block;
   return NRT_OK;
 }
 
@@ -37,13 +45,14 @@ int rp_func_build(struct rp_func *f, LLVMValueRef fn, struct rp_classifier *c,
   int n = (int)LLVMCountBasicBlocks(fn);
   f->n = n;
   struct rp_ptrmap index = {0};
-  int rc = NRT_ENOMEM;
+  int event_cap = 0;
   if (!ALLOC_ARRAY(f->blocks, n, err) || !ALLOC_ARRAY(f->succ_off, n + 1, err) ||
       !ALLOC_ARRAY(f->pred_off, n + 1, err) || !ALLOC_ARRAY(f->stamp, n, err) ||
       !ALLOC_ARRAY(f->end_stamp, n, err) || !ALLOC_ARRAY(f->worklist, n, err) ||
       !ALLOC_ARRAY(f->region, n, err))
     goto fail;
-  int b = 0, n_edges = 0, n_events = 0;
+  /* One walk: block index, edge count, raising flags, events. */
+  int b = 0, n_edges = 0;
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb), b++) {
     f->blocks[b].bb = bb;
     f->blocks[b].flags = 0;
@@ -55,20 +64,24 @@ int rp_func_build(struct rp_func *f, LLVMValueRef fn, struct rp_classifier *c,
     n_edges += ns;
     if (ns == 0 && block_is_raising(c, bb))
       f->blocks[b].flags |= RP_BLOCK_RAISING;
-    if (count_events(c, bb, &n_events, err) != NRT_OK)
-      goto fail;
+    f->blocks[b].first_event = f->n_events;
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      LLVMValueRef v = NULL;
+      int k = rp_classify(c, i, &v, err);
+      if (k < 0 || (k != RP_OTHER && push_event(f, &event_cap, i, v, k, b, err) != NRT_OK))
+        goto fail;
+    }
+    f->blocks[b].end_event = f->n_events;
   }
   f->n_edges = n_edges;
-  f->n_events = n_events;
-  if (!ALLOC_ARRAY(f->succ, n_edges, err) || !ALLOC_ARRAY(f->pred, n_edges, err) ||
-      !ALLOC_ARRAY(f->events, n_events, err))
+  f->events_cap = event_cap;
+  if (!ALLOC_ARRAY(f->succ, n_edges, err) || !ALLOC_ARRAY(f->pred, n_edges, err))
     goto fail;
-  /* Successors, predecessor counts and events. */
+  /* Successors and predecessor counts, then predecessors. */
   memset(f->pred_off, 0, sizeof(int) * (size_t)(n + 2));
-  int e = 0, ev = 0;
+  int e = 0;
   for (b = 0; b < n; b++) {
-    LLVMBasicBlockRef bb = f->blocks[b].bb;
-    LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(f->blocks[b].bb);
     int ns = term ? (int)LLVMGetNumSuccessors(term) : 0;
     f->succ_off[b] = e;
     for (int k = 0; k < ns; k++) {
@@ -78,21 +91,6 @@ int rp_func_build(struct rp_func *f, LLVMValueRef fn, struct rp_classifier *c,
       f->succ[e++] = s;
       f->pred_off[s + 1]++;
     }
-    f->blocks[b].first_event = ev;
-    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-      LLVMValueRef v = NULL;
-      int k = rp_classify(c, i, &v, err);
-      if (k < 0)
-        goto fail;
-      if (k == RP_OTHER || ev >= n_events)
-        continue;
-      f->events[ev].inst = i;
-      f->events[ev].value = v;
-      f->events[ev].kind = k;
-      f->events[ev].block = b;
-      ev++;
-    }
-    f->blocks[b].end_event = ev;
   }
   f->succ_off[n] = e;
   for (b = 0; b < n; b++)
@@ -105,9 +103,10 @@ int rp_func_build(struct rp_func *f, LLVMValueRef fn, struct rp_classifier *c,
   rp_ptrmap_free(&index);
   return NRT_OK;
 fail:
+  f->events_cap = event_cap;
   rp_ptrmap_free(&index);
   rp_func_free(f);
-  return rc;
+  return NRT_ENOMEM;
 }
 
 int rp_func_dominance(struct rp_func *f, struct nrt_error *err) {
@@ -183,7 +182,7 @@ void rp_func_free(struct rp_func *f) {
   if (f->pred_off)
     FREE_ARRAY(f->pred_off, n + 1);
   if (f->events)
-    FREE_ARRAY(f->events, f->n_events);
+    FREE_ARRAY(f->events, f->events_cap);
   if (f->stamp)
     FREE_ARRAY(f->stamp, n);
   if (f->end_stamp)

@@ -66,7 +66,7 @@ struct rp_func {
   struct rp_block *blocks;
   int *succ_off, *succ, *pred_off, *pred;
   struct rp_event *events;
-  int n_events;
+  int n_events, events_cap;
   /* dominator / post-dominator trees (only when the diamond sub-pass runs) */
   int *dom_pre, *dom_post, *ipdom, *pdom_pre, *pdom_post;
   /* scratch for region searches */

@@ -85,11 +85,13 @@ static int decref_run(struct rp_func *f, int from_event, LLVMValueRef to) {
   return 1;
 }
 
+/* The pair passes visit increfs last to first: removing a later pair can unblock an earlier
+ * incref (its path no longer crosses that decref), which is then found in the same round. */
 static int pass_per_bb(struct rp_func *f, struct nrt_refprune_stats *st) {
   int changed = 0;
-  for (int b = 0; b < f->n; b++) {
+  for (int b = f->n - 1; b >= 0; b--) {
     int end = f->blocks[b].end_event;
-    for (int i = f->blocks[b].first_event; i < end; i++) {
+    for (int i = end - 1; i >= f->blocks[b].first_event; i--) {
       if (f->events[i].kind != RP_INC)
         continue;
       LLVMValueRef x = f->events[i].value;
@@ -224,7 +226,7 @@ static void remove_region(struct rp_func *f, int inc, int n_region, struct nrt_r
 
 static int pass_diamond(struct rp_func *f, size_t limit, struct nrt_refprune_stats *st) {
   int changed = 0;
-  for (int i = 0; i < f->n_events; i++) {
+  for (int i = f->n_events - 1; i >= 0; i--) {
     if (f->events[i].kind != RP_INC)
       continue;
     int a = f->events[i].block;
@@ -254,7 +256,7 @@ static int pass_diamond(struct rp_func *f, size_t limit, struct nrt_refprune_sta
 static int pass_fanout(struct rp_func *f, size_t limit, int allow_raise,
                        struct nrt_refprune_stats *st) {
   int changed = 0;
-  for (int i = 0; i < f->n_events; i++) {
+  for (int i = f->n_events - 1; i >= 0; i--) {
     if (f->events[i].kind != RP_INC)
       continue;
     int n_region = 0, raise_ends = 0;

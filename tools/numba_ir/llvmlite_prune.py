@@ -7,7 +7,7 @@ for nrt's refprune.
 For each file prints one line:
     <file> <refops_before> <refops_after> <bb> <diamond> <fanout> <fanout_raise> <seconds>
 refops are calls to NRT_incref / NRT_decref; bb..fanout_raise are llvmlite's per-sub-pass
-statistics (pairs removed); seconds is the time of the pass manager run (best of N).
+statistics (pairs removed); seconds is the thread CPU time of the pass manager run (best of N).
 """
 import re
 import sys
@@ -35,9 +35,9 @@ def prune(path, repeat):
         pm = llvm.create_module_pass_manager()
         pm.add_refprune_pass(llvm.RefPruneSubpasses.ALL, subgraph_limit=1000)
         before = llvm.dump_refprune_stats()
-        t0 = time.perf_counter()
+        t0 = time.thread_time()
         pm.run(module)
-        elapsed = time.perf_counter() - t0
+        elapsed = time.thread_time() - t0
         stats = llvm.dump_refprune_stats() - before
         best = elapsed if best is None else min(best, elapsed)
     after = str(module)
