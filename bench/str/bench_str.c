@@ -249,7 +249,7 @@ static void python_times(const struct corpus *c, double *secs) {
   fclose(f);
   size_t cap = 1 << 16, used = 0;
   char *cmd = malloc(cap);
-  used += (size_t)snprintf(cmd, cap, "/usr/bin/python3 '%s' '%s' 2", NRT_BENCH_STR_PY, path);
+  used += (size_t)snprintf(cmd, cap, "/usr/bin/python3 '%s' '%s' 3", NRT_BENCH_STR_PY, path);
   for (int i = 0; i < NOPS; i++)
     used += (size_t)snprintf(cmd + used, cap - used, " \"%d=%s\"", i, OPS[i].python);
   FILE *p = popen(cmd, "r");

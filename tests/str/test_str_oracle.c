@@ -9,7 +9,7 @@
  * CPython 3.11 knows Unicode 14.0 and nrt's tables are UCD 15.0: the generator draws only code
  * points that CPython considers assigned, so the two agree on every property.
  *
- * Usage: test_str_oracle GENERATOR [COUNT] [SEED]. COUNT defaults to 200000 (20000 under a
+ * Usage: test_str_oracle GENERATOR [COUNT] [SEED]. COUNT defaults to 200000 (10000 under a
  * sanitizer, 2000 under valgrind). */
 #define _POSIX_C_SOURCE 200809L /* popen */
 #include "nrt/str.h"
@@ -544,7 +544,7 @@ int main(int argc, char **argv) {
   }
   long count = 200000;
 #ifdef NRT_UNDER_SANITIZER
-  count = 20000;
+  count = 10000;
 #endif
   if (getenv("NRT_UNDER_VALGRIND"))
     count = 2000;
