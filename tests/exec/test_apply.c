@@ -510,7 +510,7 @@ static void test_failure_injection(void) {
 int main(void) {
   struct nrt_stats s0, s1;
   nrt_stats_get(&s0);
-  nrt_column *in = make_input(scale(20000), 1);
+  nrt_column *in = make_input(scale(100000), 1);
   test_string_results(in);
   test_numeric_results(in);
   test_null_results(in);
