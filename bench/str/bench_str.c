@@ -9,6 +9,7 @@
 #include "nrt/str.h"
 #include "nrt/str_convert.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -265,7 +266,12 @@ static void python_times(const struct corpus *c, double *secs) {
   remove(path);
 }
 
-static void bench(const struct corpus *c) {
+/* Summary of the targets, filled by bench(). */
+static int ops_10x, ops_timed;
+static double upper_share, lower_share;
+static double allocs_worst = 0;
+
+static void bench(const struct corpus *c, bool short_rows) {
   double py[NOPS];
   printf("\n== %s: %lld rows, %.1f MB, avg %.1f bytes/row\n", c->name, (long long)c->n,
          (double)c->total / 1e6, (double)c->total / (double)c->n);
@@ -299,6 +305,17 @@ static void bench(const struct corpus *c) {
       snprintf(apn, sizeof apn, "%.3f", (double)al / (double)(ns + nl));
     else
       snprintf(apn, sizeof apn, "%llu allocs", (unsigned long long)al);
+    double share = 100.0 * ((double)c->total / t / 1e6) / mc_mbs;
+    if (short_rows && py[i] > 0) {
+      ops_timed++;
+      ops_10x += py[i] / t >= 10.0;
+    }
+    if (!short_rows && OPS[i].fn == op_upper)
+      upper_share = share;
+    if (!short_rows && OPS[i].fn == op_lower)
+      lower_share = share;
+    if (ns + nl && (double)al / (double)(ns + nl) > allocs_worst)
+      allocs_worst = (double)al / (double)(ns + nl);
     printf("%-16s %9.1f %9.1f %10.1f %10.0f %10.1f %8.0f%% %8.2f %12s\n", OPS[i].name, per,
            pyper, (double)c->n / t / 1e6, (double)c->total / t / 1e6,
            py[i] > 0 ? py[i] / t : 0.0, 100.0 * ((double)c->total / t / 1e6) / mc_mbs,
@@ -320,8 +337,12 @@ int main(int argc, char **argv) {
   printf("x CPython = CPython time / nrt time; x memcpy = nrt MB/s as a share of memcpy MB/s;\n"
          "new str = new managed strings (and lists) per row; alloc/new = allocations per "
          "new string or list (nrt_stats_get)\n");
-  bench(&seed);
-  bench(&kb);
+  bench(&seed, true);
+  bench(&kb, false);
+  printf("\ntargets: ops >= 10x CPython on short strings: %d of %d; ASCII upper / lower on 1 KB: "
+         "%.0f%% / %.0f%% of memcpy (target 30%%); most allocations per new string: %.3f "
+         "(target 1)\n",
+         ops_10x, ops_timed, upper_share, lower_share, allocs_worst);
   free(seed.bytes);
   free(seed.rows);
   free(kb.bytes);
