@@ -123,22 +123,27 @@ static bool shortest_try(double v, int p, bool pow2, struct nrt_conv_digits *out
  * with M < 10^15 that reads back as v (checked exactly with scale_exact) is the only
  * decimal of at most 15 digits that does (DBL_DIG, see below), hence the shortest once its
  * trailing zeros go. M is found by scaling v to 15 integer digits (inexactly, so its two
- * neighbours are tried too). Covers v in [1e-8, 1e36), where |k| <= 22. */
-static bool shortest_fast15(double v, struct nrt_conv_digits *out) {
+ * neighbours are tried too). Covers v in [1e-8, 1e36), where |k| <= 22. Returns 1 when
+ * found, 0 when no decimal of 15 digits or fewer reads back as v, -1 when undecided. */
+static int shortest_fast15(double v, struct nrt_conv_digits *out) {
   int e = (int)floor(log10(v)); /* decimal exponent, maybe off by one */
   for (int attempt = 0; attempt < 2; attempt++) {
     int k = e - 14; /* v ~ M * 10^k with M of 15 digits */
     if (k < -22 || k > 22)
-      return false;
+      return -1;
     double scaled = k >= 0 ? v / pow10_exact[k] : v * pow10_exact[-k];
-    if (scaled >= 1e15 - 0.5) {
+    if (scaled >= 1e15) {
       e++;
       continue;
     }
-    if (scaled < 1e14 - 0.5) {
+    if (scaled < 1e14) {
       e--;
       continue;
     }
+    /* The exact v * 10^-k is within 0.11 of scaled. Only when it is surely inside
+     * [1e14, 1e15 - 0.5) is k the decade of v's 15-digit rounding; else undecided. */
+    if (scaled < 1e14 + 0.5 || scaled >= 1e15 - 0.5)
+      return -1;
     uint64_t m0 = (uint64_t)(scaled + 0.5);
     for (uint64_t m = m0 - 1; m <= m0 + 1; m++) {
       if (m == 0 || m >= 1000000000000000ULL || scale_exact(m, k) != v)
@@ -153,11 +158,190 @@ static bool shortest_fast15(double v, struct nrt_conv_digits *out) {
       while (n > 1 && out->d[n - 1] == '0')
         n--;
       out->n = n;
-      return true;
+      return 1;
     }
-    return false;
+    return 0;
   }
-  return false;
+  return -1;
+}
+
+/* ---- exact 16- and 17-digit steps with 128-bit integers (no printf, no strtod)
+ * v = m * 2^q. For p digits, X = v * 10^s with s = p - 1 - E (E the decimal exponent) is
+ * computed exactly as m * 5^s * 2^(q+s) (s >= 0) or m * 2^(q-|s|) / 5^|s| (s < 0) and
+ * rounded half-even to the integer M; M * 10^-s reads back as v exactly when it lies in
+ * v's rounding interval [(2m-1) 2^(q-1), (2m+1) 2^(q-1)] (lower end (4m-1) 2^(q-2) for a
+ * power of two; ends included when m is even, as round-half-even then picks v), which is
+ * compared exactly too. 5^27 < 2^63 and m < 2^53 keep every product below 2^127; values
+ * that would need more (|s| > 27) take the printf path. */
+typedef unsigned __int128 u128;
+
+static u128 pow5(int s) {
+  static const uint64_t table[28] = {
+      1ULL, 5ULL, 25ULL, 125ULL, 625ULL, 3125ULL, 15625ULL, 78125ULL, 390625ULL, 1953125ULL,
+      9765625ULL, 48828125ULL, 244140625ULL, 1220703125ULL, 6103515625ULL, 30517578125ULL,
+      152587890625ULL, 762939453125ULL, 3814697265625ULL, 19073486328125ULL,
+      95367431640625ULL, 476837158203125ULL, 2384185791015625ULL, 11920928955078125ULL,
+      59604644775390625ULL, 298023223876953125ULL, 1490116119384765625ULL,
+      7450580596923828125ULL};
+  return table[s];
+}
+
+static int clz128(u128 x) {
+  uint64_t hi = (uint64_t)(x >> 64), lo = (uint64_t)x;
+  return hi ? __builtin_clzll(hi) : lo ? 64 + __builtin_clzll(lo) : 128;
+}
+
+/* Sign of a * 2^ea - b * 2^eb (a, b < 2^127). */
+static int cmp_scaled(u128 a, int ea, u128 b, int eb) {
+  if (a == 0 || b == 0)
+    return a == b ? 0 : a ? 1 : -1;
+  int d = ea - eb;
+  if (d > 0) {
+    if (d >= clz128(a))
+      return 1; /* a * 2^d >= 2^128 > b */
+    a <<= d;
+  } else if (d < 0) {
+    if (-d >= clz128(b))
+      return -1;
+    b <<= -d;
+  }
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/* n / 2^k (k >= 0) or n / den rounded half-even. */
+static u128 round_shift(u128 n, int k) {
+  if (k == 0)
+    return n;
+  if (k >= 128)
+    return 0;
+  u128 q = n >> k, r = n - (q << k), half = (u128)1 << (k - 1);
+  if (r > half || (r == half && (q & 1)))
+    q++;
+  return q;
+}
+
+static u128 round_div(u128 n, u128 den) {
+  u128 q = n / den, r = n % den;
+  if (2 * r > den || (2 * r == den && (q & 1)))
+    q++;
+  return q;
+}
+
+/* X = v * 10^s rounded half-even; false when out of the exact range. */
+static bool scaled_round(uint64_t m, int q, int s, u128 *out) {
+  if (s > 27 || s < -27)
+    return false;
+  if (s >= 0) {
+    u128 n = (u128)m * pow5(s);
+    int sh = q + s;
+    if (sh >= 0) {
+      if (sh >= clz128(n))
+        return false;
+      *out = n << sh;
+    } else {
+      *out = round_shift(n, -sh);
+    }
+    return true;
+  }
+  u128 den = pow5(-s);
+  int sh = q + s; /* q - |s| */
+  if (sh >= 0) {
+    if (sh >= clz128((u128)m))
+      return false;
+    *out = round_div((u128)m << sh, den);
+  } else {
+    if (-sh >= clz128(den))
+      return false;
+    *out = round_div((u128)m, den << -sh);
+  }
+  return true;
+}
+
+/* Does M * 10^-s read back as v = m * 2^q? */
+static bool reads_back(u128 M, int s, uint64_t m, int q, bool pow2) {
+  /* Compare in the space multiplied by 10^s (s >= 0) or 10^|s| on M's side (s < 0). */
+  u128 lo = pow2 ? 4 * (u128)m - 1 : 2 * (u128)m - 1, hi = 2 * (u128)m + 1;
+  int elo = pow2 ? q - 2 : q - 1, ehi = q - 1;
+  u128 lhs = M;
+  int elhs = 0;
+  if (s >= 0) {
+    u128 p5 = pow5(s);
+    lo *= p5;
+    hi *= p5;
+    elo += s;
+    ehi += s;
+  } else {
+    lhs = M * pow5(-s);
+    elhs = -s;
+  }
+  bool even = (m & 1) == 0;
+  int c_lo = cmp_scaled(lhs, elhs, lo, elo), c_hi = cmp_scaled(lhs, elhs, hi, ehi);
+  return (c_lo > 0 || (c_lo == 0 && even)) && (c_hi < 0 || (c_hi == 0 && even));
+}
+
+static void digits_of(u128 M, int s, struct nrt_conv_digits *out) {
+  char tmp[40];
+  int n = 0;
+  for (; M; M /= 10)
+    tmp[n++] = (char)('0' + (int)(M % 10));
+  out->decpt = n - s;
+  for (int i = 0; i < n; i++)
+    out->d[i] = tmp[n - 1 - i];
+  while (n > 1 && out->d[n - 1] == '0')
+    n--;
+  out->n = n;
+}
+
+/* The nearest p-digit decimal (p = 16 or 17), or for a power of two the next one up, when
+ * it reads back as v: 1 found, 0 none does, -1 out of the exact range. */
+static int shortest_exact(double v, int p, bool pow2, struct nrt_conv_digits *out) {
+  uint64_t bits;
+  memcpy(&bits, &v, sizeof bits);
+  uint64_t m = (bits & 0xFFFFFFFFFFFFFULL) | (1ULL << 52);
+  int q = (int)(bits >> 52) - 1075;
+  u128 lo_p = 1, hi_p;
+  for (int i = 1; i < p; i++)
+    lo_p *= 10;
+  hi_p = lo_p * 10;
+  int e = (int)floor(log10(v));
+  for (int attempt = 0; attempt < 3; attempt++) {
+    int s = p - 1 - e;
+    u128 M;
+    if (!scaled_round(m, q, s, &M))
+      return -1;
+    if (M > hi_p) {
+      e++;
+      continue;
+    }
+    if (M < lo_p) {
+      e--;
+      continue;
+    }
+    if (M == hi_p) { /* 10^p at this scale is 10^(p-1) one decade up, in either case */
+      M = lo_p;
+      s--;
+    } else if (M == lo_p) {
+      /* Maybe v * 10^s < 10^(p-1) and v's decade is the one below: there the rounding is
+       * M2 < 10^p, unless it rounds up to 10^p, which is this M again. */
+      u128 M2;
+      if (!scaled_round(m, q, s + 1, &M2))
+        return -1;
+      if (M2 < hi_p) {
+        M = M2;
+        s++;
+      }
+    }
+    if (reads_back(M, s, m, q, pow2)) {
+      digits_of(M, s, out);
+      return 1;
+    }
+    if (pow2 && M + 1 <= hi_p && reads_back(M + 1, s, m, q, pow2)) {
+      digits_of(M + 1, s, out);
+      return 1;
+    }
+    return 0;
+  }
+  return -1;
 }
 
 /* The shortest digits in at most three printf/strtod steps:
@@ -202,8 +386,17 @@ void nrt_conv_digits_shortest(double v, struct nrt_conv_digits *out) {
   uint64_t bits;
   memcpy(&bits, &v, sizeof bits);
   bool pow2 = (bits & 0xFFFFFFFFFFFFFULL) == 0 && (bits >> 52) > 1;
-  if (v >= 1e-8 && v < 1e36 && shortest_fast15(v, out))
+  int fast = v >= 1e-8 && v < 1e36 ? shortest_fast15(v, out) : -1;
+  if (fast == 1)
     return;
+  if (fast == 0 && (bits >> 52) != 0) {
+    /* No decimal of 15 digits or fewer: 16 or 17 digits, exactly, when in range. */
+    int r = shortest_exact(v, 16, pow2, out);
+    if (r == 0)
+      r = shortest_exact(v, 17, false, out);
+    if (r == 1)
+      return;
+  }
   if ((bits >> 52) == 0) {
     /* A subnormal has fewer than 53 bits, so the 15-digit argument does not hold; its
      * interval is symmetric, and "some p-digit decimal reads back" is monotone in p (if a

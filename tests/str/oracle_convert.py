@@ -99,8 +99,9 @@ def rand_double():
                            2.2250738585072014e-308, 2.225073858507201e-308, 1.7976931348623157e308,
                            1e16, 1e-4, 1e-5, 9999999999999998.0, 1e15, 0.1, 0.5, 1.5, 2.5,
                            123456789012345.0, 1234567890123456.0, 12345678901234567.0])
-    if r < 0.55:  # near the repr thresholds 1e16 and 1e-4
-        base = rng.choice([1e16, 1e-4, 1e15, 1e17, 1e-5, 1e-3])
+    if r < 0.55:  # near the repr thresholds 1e16 and 1e-4, and near other powers of ten
+        base = rng.choice([1e16, 1e-4, 1e15, 1e17, 1e-5, 1e-3,
+                           float("1e%d" % rng.randrange(-320, 309))])
         x = base
         for _ in range(rng.randrange(0, 4)):
             x = math.nextafter(x, math.inf if rng.random() < 0.5 else -math.inf)
