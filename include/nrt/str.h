@@ -118,8 +118,10 @@ NRT_API bool nrt_str_isprintable(const char *s, int64_t len);
  * - The empty string: every operation producing "" returns nrt_str_empty(), a borrowed view
  *   of a static "" with mi == NULL: it costs no allocation and no refcount traffic, and is
  *   never freed. Code must test emptiness with len == 0, never by comparing data pointers.
- * - Identity: an operation whose result equals one of its inputs returns that input (a new
- *   reference for a managed input, the same view for a borrowed one).
+ * - Identity: an operation whose result is all of one of its inputs (strip, slice, replace or
+ *   split that change nothing, concatenation with "", repetition by 1, a one-element join,
+ *   a partition that finds no separator) returns that input: a new reference for a managed
+ *   input, the same view for a borrowed one. No copy, no allocation.
  * ======================================================================================= */
 
 /* The shared empty string: a borrowed view of a static "" (needs no release, never fails). */
