@@ -5,10 +5,13 @@
  * prints the exact decimal expansion of a double correctly rounded to any precision
  * (round-half-even on the exact value, as David Gay's dtoa that CPython uses). Debian ships no
  * C library for shortest round-trip digits (double-conversion and dragonbox are C++, Ryu is
- * packaged for Rust only), so the shortest digits are found by search over printf/strtod:
- * the shortest precision p whose correctly rounded p-digit decimal reads back as v, which
- * takes at most three printf and two strtod calls per value (argued at
- * nrt_conv_digits_shortest); integers below 2^53 take a direct path.
+ * packaged for Rust only), so the shortest digits are computed here, in layers that are
+ * each exact (argued where they are defined): integers below 2^53 directly; for v in
+ * [1e-8, 1e36) a 15-digit candidate checked with one exact IEEE operation (Clinger), then
+ * the 16- and 17-digit roundings computed and checked with 128-bit integers; everything
+ * else (subnormals, huge and tiny values) by the shortest precision p whose correctly
+ * rounded printf digits read back through strtod. Parsing uses Clinger's fast path for up to
+ * 15 digits and |exponent| <= 22, strtod otherwise.
  * Locale: every text handed to strtod is built here without a decimal point ("DDDDe-N"), and
  * printf output is read skipping whatever decimal point the locale prints, so LC_NUMERIC
  * never matters. */
