@@ -148,6 +148,23 @@ static struct timing time_apply(nrt_column *in, nrt_row_fn fn, int threads, int 
   return (struct timing){wall[runs / 2], cpu[runs / 2]};
 }
 
+/* The scaling the machine offers right now: a CPU-bound spin in 64 tasks on 1 thread and on
+ * all cores (no memory traffic, no allocation). On a shared machine this is the ceiling for
+ * the apply's own scaling; it also shows the pool splitting work evenly. */
+static void spin_task(void *arg, int64_t i) {
+  (void)i;
+  volatile double x = 0;
+  for (int k = 0; k < 1000000; k++)
+    x = x + k * 0.5;
+  *(volatile double *)arg = x;
+}
+
+static double spin_ms(int threads) {
+  double sink = 0, t0 = clock_ms(CLOCK_MONOTONIC);
+  nrt_exec_parallel_for(64, threads, spin_task, &sink);
+  return clock_ms(CLOCK_MONOTONIC) - t0;
+}
+
 /* Bytes of a column's buffers (what it holds in memory). */
 static int64_t column_bytes(const nrt_column *c) {
   int64_t n = c->validity.size + c->values.size + c->data.size;
@@ -271,6 +288,8 @@ int main(int argc, char **argv) {
   struct timing t_copy = time_apply(in, fn_copy, 1, runs, &scratch);
   nrt_col_release(scratch);
 
+  double spin1 = spin_ms(1), spinn = spin_ms(cores);
+
   struct baselines py;
   int py_ok = run_python(corpus, results, runs, &py) == 0;
 
@@ -316,6 +335,8 @@ int main(int argc, char **argv) {
          py.cpython.cpu > 0 ? py.cpython.cpu / t1.cpu : 0.0);
   printf("all cores (%d) over 1 thread:   %.2fx wall (target >= 1.8x on 2 cores)\n", cores,
          t1.wall / tn.wall);
+  printf("machine scaling now (CPU-bound spin, %d over 1 thread): %.2fx (the ceiling for the "
+         "line above on a shared machine)\n", cores, spin1 / spinn);
   if (py.numba_compile.wall >= 0)
     printf("Numba compile time of the UDF:  %.0f ms\n", py.numba_compile.wall);
   printf("output equals CPython's: %s; 1 thread equals %d threads: %s\n",
