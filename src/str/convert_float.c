@@ -176,7 +176,7 @@ static int shortest_fast15(double v, struct nrt_conv_digits *out) {
  * power of two; ends included when m is even, as round-half-even then picks v), which is
  * compared exactly too. 5^27 < 2^63 and m < 2^53 keep every product below 2^127; values
  * that would need more (|s| > 27) take the printf path. */
-typedef unsigned __int128 u128;
+__extension__ typedef unsigned __int128 u128; /* GCC and Clang, C and C++ */
 
 static u128 pow5(int s) {
   static const uint64_t table[28] = {
@@ -514,7 +514,7 @@ static bool is_digit(int ch) {
   return ch >= '0' && ch <= '9';
 }
 
-static bool is_ascii_space(int ch) {
+static bool float_is_space(int ch) {
   return ch == ' ' || (ch >= '\t' && ch <= '\r');
 }
 
@@ -570,7 +570,7 @@ static bool match_word(struct fcursor *c, const char *w) {
 
 static bool at_end_after_space(struct fcursor *c) {
   int64_t next;
-  while (is_ascii_space(fpeek(c, &next)))
+  while (float_is_space(fpeek(c, &next)))
     c->pos = next;
   return fpeek(c, &next) == -1;
 }
@@ -594,7 +594,7 @@ int nrt_str_to_double(const char *s, int64_t len, double *out, struct nrt_error 
     return float_error(s, len, err);
   struct fcursor c = {s, len, 0};
   int64_t next;
-  while (is_ascii_space(fpeek(&c, &next)))
+  while (float_is_space(fpeek(&c, &next)))
     c.pos = next;
   bool negative = false;
   int ch = fpeek(&c, &next);

@@ -15,3 +15,10 @@ if(NRT_FUZZ)
   add_test(NAME fuzz_str_convert COMMAND fuzz_str_convert -max_total_time=15 -rss_limit_mb=2048)
   set_tests_properties(fuzz_str_convert PROPERTIES LABELS fuzz TIMEOUT 120)
 endif()
+
+# The kernels compile unchanged as C++ (a later CUDA device build): built with the tests, a
+# failure breaks the build.
+add_library(nrt_str_convert_as_cxx OBJECT ${CMAKE_CURRENT_LIST_DIR}/test_convert_kernels_cxx.c)
+set_source_files_properties(${CMAKE_CURRENT_LIST_DIR}/test_convert_kernels_cxx.c PROPERTIES LANGUAGE CXX)
+target_include_directories(nrt_str_convert_as_cxx PRIVATE ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/src)
+target_compile_options(nrt_str_convert_as_cxx PRIVATE -Wall -Wextra -Werror)
