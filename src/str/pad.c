@@ -245,7 +245,7 @@ int nrt_str_expandtabs(const nrt_str *s, int64_t tabsize, nrt_str *out, struct n
   *out = nrt_str_empty();
   if (tabsize < INT32_MIN || tabsize > INT32_MAX) /* expandtabs() takes a C int */
     return nrt_error_set(err, NRT_EOVERFLOW, "Python int too large to convert to C int");
-  if (!memchr(s->data, '\t', (size_t)s->len))
+  if (s->len == 0 || !memchr(s->data, '\t', (size_t)s->len))
     return same(s, out);
   return build(s, nrt_str_expandtabs_size(s->data, s->len, tabsize), tabsize, ' ', expand_fn,
                false, out, err);

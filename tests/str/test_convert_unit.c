@@ -226,6 +226,16 @@ static void test_float_parse(void) {
   check_float("9007199254740995", 9007199254740996.0);
   check_float("\xd9\xa1.\xd9\xa5", 1.5); /* Arabic-Indic digits */
   check_float("0.1000000000000000055511151231257827021181583404541015625", 0.1);
+  {
+    /* 1 + 2^-53, halfway between 1 and the next double: ties to even; one nonzero digit
+     * 900 places further (beyond the 800 digits kept) rounds up. */
+    static char buf[1100];
+    const char *half = "1.00000000000000011102230246251565404236316680908203125";
+    snprintf(buf, sizeof buf, "%s%0900d", half, 0);
+    check_float(buf, 1.0);
+    snprintf(buf, sizeof buf, "%s%0900d1", half, 0);
+    check_float(buf, 1.0000000000000002);
+  }
   check_float_err("", "could not convert string to float: ''");
   check_float_err("0x1p3", "could not convert string to float: '0x1p3'");
   check_float_err("1e", "could not convert string to float: '1e'");
