@@ -205,72 +205,91 @@ def chr_arg(a):
 def float_of(bits):
     return struct.unpack('<d', struct.pack('<q', bits))[0]
 
-def run_op(name, s, sub, rep, chars, sep, a, b, step, count, maxsplit, k, fbits):
-    A, B, STEP = arg(a), arg(b), arg(step)
-    if name == 'len': return len(s)
-    if name == 'getitem': return s[a if a != NONE else 0]
-    if name == 'slice': return s[A:B:STEP]
-    if name == 'slice2': return s[A:B]
-    if name == 'slice_step': return s[::STEP]
-    if name == 'concat': return s + sub
-    if name == 'repeat': return s * k
-    if name == 'compare': return (s > sub) - (s < sub)
-    if name == 'eq': return int(s == sub)
-    if name == 'contains': return int(sub in s)
-    if name == 'find': return s.find(sub, A, B)
-    if name == 'find_default': return s.find(sub)
-    if name == 'find_start': return s.find(sub, A)
-    if name == 'rfind': return s.rfind(sub, A, B)
-    if name == 'rfind_default': return s.rfind(sub)
-    if name == 'index': return s.index(sub, A, B)
-    if name == 'rindex': return s.rindex(sub, A, B)
-    if name == 'count': return s.count(sub, A, B)
-    if name == 'count_default': return s.count(sub)
-    if name == 'startswith': return int(s.startswith(sub, A, B))
-    if name == 'endswith': return int(s.endswith(sub, A, B))
-    if name == 'startswith_tuple': return int(s.startswith((sub, chars, rep), A, B))
-    if name == 'endswith_tuple': return int(s.endswith((sub, chars, rep), A, B))
-    if name == 'replace': return s.replace(sub, rep, count)
-    if name == 'replace_all': return s.replace(sub, rep)
-    if name == 'strip': return s.strip(chars)
-    if name == 'strip_none': return s.strip()
-    if name == 'lstrip': return s.lstrip(chars)
-    if name == 'lstrip_none': return s.lstrip(None)
-    if name == 'rstrip': return s.rstrip(chars)
-    if name == 'rstrip_none': return s.rstrip()
-    if name == 'split': return s.split(sep, maxsplit)
-    if name == 'split_none': return s.split(None, maxsplit)
-    if name == 'split_default': return s.split()
-    if name == 'rsplit': return s.rsplit(sep, maxsplit)
-    if name == 'rsplit_none': return s.rsplit(None, maxsplit)
-    if name == 'splitlines': return s.splitlines()
-    if name == 'splitlines_keep': return s.splitlines(True)
-    if name == 'partition': return list(s.partition(sep))
-    if name == 'rpartition': return list(s.rpartition(sep))
-    if name == 'join': return sub.join(s.split(sep) if sep else list(s))
-    if name.startswith('is'): return int(getattr(s, name)())
-    if name == 'center': return s.center(width_of(a), chars[:1] or ' ')
-    if name == 'ljust': return s.ljust(width_of(b), chars[:1] or ' ')
-    if name == 'rjust': return s.rjust(width_of(a), chars)
-    if name == 'zfill': return s.zfill(width_of(b))
-    if name == 'expandtabs': return s.expandtabs(k * 3 - 1)
-    if name == 'removeprefix': return s.removeprefix(sub)
-    if name == 'removesuffix': return s.removesuffix(sub)
-    if name == 'ord': return ord(s)
-    if name in ('int10', 'int0', 'int16'):
-        v = int(s, {'int10': 10, 'int0': 0, 'int16': 16}[name])
-        if not -(1 << 63) <= v < (1 << 63):
-            raise Skip()
-        return v
-    if name == 'float': return repr(float(s))
-    if name == 'str_int': return str(a if a != NONE else count)
-    if name == 'chr':
-        v = chr_arg(a)
-        if 0xD800 <= v <= 0xDFFF:
-            raise Skip()
-        return chr(v)
-    if name == 'repr_float': return repr(float_of(fbits))
-    return getattr(s, name)()
+def _int_in_range(v):
+    if not -(1 << 63) <= v < (1 << 63):
+        raise Skip()
+    return v
+
+def _chr(a):
+    v = chr_arg(a)
+    if 0xD800 <= v <= 0xDFFF:
+        raise Skip()
+    return chr(v)
+
+PREDICATES = ('isalpha', 'isalnum', 'isdecimal', 'isdigit', 'isnumeric', 'isspace', 'isupper',
+              'islower', 'istitle', 'isascii', 'isidentifier', 'isprintable')
+CASE_OPS = ('upper', 'lower', 'casefold', 'capitalize', 'title', 'swapcase')
+
+class Case:
+    """One generated string and its arguments; A, B, STEP are a, b, step with None for NONE."""
+    __slots__ = ('s', 'sub', 'rep', 'chars', 'sep', 'a', 'b', 'A', 'B', 'STEP', 'count',
+                 'maxsplit', 'k', 'fbits')
+
+# One function per operation, over a Case.
+RUN = {
+    'len': lambda c: len(c.s),
+    'getitem': lambda c: c.s[c.a if c.a != NONE else 0],
+    'slice': lambda c: c.s[c.A:c.B:c.STEP],
+    'slice2': lambda c: c.s[c.A:c.B],
+    'slice_step': lambda c: c.s[::c.STEP],
+    'concat': lambda c: c.s + c.sub,
+    'repeat': lambda c: c.s * c.k,
+    'compare': lambda c: (c.s > c.sub) - (c.s < c.sub),
+    'eq': lambda c: int(c.s == c.sub),
+    'contains': lambda c: int(c.sub in c.s),
+    'find': lambda c: c.s.find(c.sub, c.A, c.B),
+    'find_default': lambda c: c.s.find(c.sub),
+    'find_start': lambda c: c.s.find(c.sub, c.A),
+    'rfind': lambda c: c.s.rfind(c.sub, c.A, c.B),
+    'rfind_default': lambda c: c.s.rfind(c.sub),
+    'index': lambda c: c.s.index(c.sub, c.A, c.B),
+    'rindex': lambda c: c.s.rindex(c.sub, c.A, c.B),
+    'count': lambda c: c.s.count(c.sub, c.A, c.B),
+    'count_default': lambda c: c.s.count(c.sub),
+    'startswith': lambda c: int(c.s.startswith(c.sub, c.A, c.B)),
+    'endswith': lambda c: int(c.s.endswith(c.sub, c.A, c.B)),
+    'startswith_tuple': lambda c: int(c.s.startswith((c.sub, c.chars, c.rep), c.A, c.B)),
+    'endswith_tuple': lambda c: int(c.s.endswith((c.sub, c.chars, c.rep), c.A, c.B)),
+    'replace': lambda c: c.s.replace(c.sub, c.rep, c.count),
+    'replace_all': lambda c: c.s.replace(c.sub, c.rep),
+    'strip': lambda c: c.s.strip(c.chars),
+    'strip_none': lambda c: c.s.strip(),
+    'lstrip': lambda c: c.s.lstrip(c.chars),
+    'lstrip_none': lambda c: c.s.lstrip(None),
+    'rstrip': lambda c: c.s.rstrip(c.chars),
+    'rstrip_none': lambda c: c.s.rstrip(),
+    'split': lambda c: c.s.split(c.sep, c.maxsplit),
+    'split_none': lambda c: c.s.split(None, c.maxsplit),
+    'split_default': lambda c: c.s.split(),
+    'rsplit': lambda c: c.s.rsplit(c.sep, c.maxsplit),
+    'rsplit_none': lambda c: c.s.rsplit(None, c.maxsplit),
+    'splitlines': lambda c: c.s.splitlines(),
+    'splitlines_keep': lambda c: c.s.splitlines(True),
+    'partition': lambda c: list(c.s.partition(c.sep)),
+    'rpartition': lambda c: list(c.s.rpartition(c.sep)),
+    'join': lambda c: c.sub.join(c.s.split(c.sep) if c.sep else list(c.s)),
+    'center': lambda c: c.s.center(width_of(c.a), c.chars[:1] or ' '),
+    'ljust': lambda c: c.s.ljust(width_of(c.b), c.chars[:1] or ' '),
+    'rjust': lambda c: c.s.rjust(width_of(c.a), c.chars),
+    'zfill': lambda c: c.s.zfill(width_of(c.b)),
+    'expandtabs': lambda c: c.s.expandtabs(c.k * 3 - 1),
+    'removeprefix': lambda c: c.s.removeprefix(c.sub),
+    'removesuffix': lambda c: c.s.removesuffix(c.sub),
+    'ord': lambda c: ord(c.s),
+    'float': lambda c: repr(float(c.s)),
+    'str_int': lambda c: str(c.a if c.a != NONE else c.count),
+    'repr_float': lambda c: repr(float_of(c.fbits)),
+    'int10': lambda c: _int_in_range(int(c.s, 10)),
+    'int0': lambda c: _int_in_range(int(c.s, 0)),
+    'int16': lambda c: _int_in_range(int(c.s, 16)),
+    'chr': lambda c: _chr(c.a),
+}
+for _name in PREDICATES:
+    RUN[_name] = (lambda m: lambda c: int(m(c.s)))(getattr(str, _name))
+for _name in CASE_OPS:
+    RUN[_name] = (lambda m: lambda c: m(c.s))(getattr(str, _name))
+assert set(RUN) == set(OPS), set(OPS) ^ set(RUN)
+RUN_ORDER = [RUN[name] for name in OPS]
 
 def put_str(out, v):
     b = v.encode('utf-8', 'surrogatepass')
@@ -301,9 +320,13 @@ def main():
             put_str(out, v)
         for v in (a, b, step, cnt, maxsplit, k, fbits):
             out += pack_q(v)
-        for op_id, name in enumerate(OPS):
+        c = Case()
+        c.s, c.sub, c.rep, c.chars, c.sep = s, sub, rep, chars, sep
+        c.a, c.b, c.count, c.maxsplit, c.k, c.fbits = a, b, cnt, maxsplit, k, fbits
+        c.A, c.B, c.STEP = arg(a), arg(b), arg(step)
+        for op_id, run in enumerate(RUN_ORDER):
             try:
-                res = run_op(name, s, sub, rep, chars, sep, a, b, step, cnt, maxsplit, k, fbits)
+                res = run(c)
             except Skip:
                 out += bytes((op_id,)) + b'k'
                 continue
@@ -315,12 +338,12 @@ def main():
                 out += bytes((op_id,)) + b'x' + bytes((ERR[type(e)],))
                 put_str(out, msg)
                 continue
-            out += bytes((op_id,))
-            if isinstance(res, int):
-                out += b'i' + pack_q(res)
-            elif isinstance(res, str):
+            out.append(op_id)
+            if isinstance(res, str):
                 out += b's'
                 put_str(out, res)
+            elif isinstance(res, int):
+                out += b'i' + pack_q(res)
             else:
                 out += b'l' + struct.pack('<I', len(res))
                 for item in res:
