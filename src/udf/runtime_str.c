@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "nrt/str.h"
+#include "nrt/str_convert.h"
 #include "nrt/unicode.h"
 #include "udf/runtime.h"
 
@@ -26,10 +27,13 @@ static int sub(const nrt_str *s, int64_t off, int64_t n, nrt_str *out, struct nr
     *out = *s;
     return NRT_OK;
   }
-  if (n == 1) {
-    nrt_str one = mk(NULL, s->data + off, 1);
-    return nrt_str_getitem(&one, 0, out, err);
-  }
+  /* One character: chr() of its code point (the static table for ASCII, else a new string).
+   * Not nrt_str_getitem of a one-character view: that returns the view itself, which would
+   * point into s's bytes without holding s. */
+  size_t used;
+  uint32_t cp = nrt_utf8_decode(s->data + off, (size_t)n, &used);
+  if ((int64_t)used == n)
+    return nrt_str_chr((int64_t)cp, out, err);
   return nrt_str_new(s->data + off, n, out, err);
 }
 
