@@ -444,7 +444,7 @@ void nrt_conv_digits_fixed(double v, int64_t ndigits, struct nrt_conv_digits *ou
   snprintf(buf, sizeof buf, "%.*f", (int)ndigits, v);
   /* integer digits, then (after the locale's decimal point) the fraction digits */
   const char *p = buf;
-  int n = 0, int_digits = 0;
+  int n = 0;
   bool leading = true;
   int decpt = 0;
   while (*p >= '0' && *p <= '9') {
@@ -452,7 +452,6 @@ void nrt_conv_digits_fixed(double v, int64_t ndigits, struct nrt_conv_digits *ou
       leading = false;
       out->d[n++] = *p;
     }
-    int_digits++;
     p++;
   }
   decpt = n; /* integer digits after leading zeros */
@@ -468,7 +467,6 @@ void nrt_conv_digits_fixed(double v, int64_t ndigits, struct nrt_conv_digits *ou
     }
     p++;
   }
-  (void)int_digits;
   while (n > 0 && out->d[n - 1] == '0')
     n--;
   if (n == 0) { /* zero, or rounded to zero: dtoa's "0" at decpt 1 formats the same */
