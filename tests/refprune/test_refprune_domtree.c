@@ -177,7 +177,7 @@ static void postdom_case(LLVMContextRef ctx, int n) {
 
 int main(void) {
   struct check_live before = check_live_now();
-  int rounds = getenv("NRT_UNDER_VALGRIND") ? 300 : 3000;
+  int rounds = getenv("NRT_UNDER_VALGRIND") ? 100 : 3000;
   for (int i = 0; i < rounds; i++) {
     int n = 1 + (int)rnd(MAXN);
     random_graph_case(n, (int)rnd((uint32_t)(3 * n + 1)));
