@@ -138,7 +138,7 @@ static void run_case(const char *dir, const char *name) {
 int main(int argc, char **argv) {
   struct check_live before = check_live_now();
   const char *dir = argc > 1 ? argv[1] : "cases";
-  const char *cases[] = {"per_bb.ll", "diamond.ll", "fanout.ll", "raise.ll", "strict.ll"};
+  const char *cases[] = {"per_bb.ll", "diamond.ll", "fanout.ll", "raise.ll", "strict.ll", "must_stay.ll"};
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
     run_case(dir, cases[i]);
   CHECK_NO_LEAK(before);
