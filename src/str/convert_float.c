@@ -295,13 +295,26 @@ static void digits_of(u128 M, int s, struct nrt_conv_digits *out) {
   out->n = n;
 }
 
-/* The nearest p-digit decimal (p = 16 or 17), or for a power of two the next one up, when
- * it reads back as v: 1 found, 0 none does, -1 out of the exact range. */
-static int shortest_exact(double v, int p, bool pow2, struct nrt_conv_digits *out) {
+/* v = m * 2^q (normal or subnormal, v > 0). */
+static void decompose(double v, uint64_t *m, int *q) {
   uint64_t bits;
   memcpy(&bits, &v, sizeof bits);
-  uint64_t m = (bits & 0xFFFFFFFFFFFFFULL) | (1ULL << 52);
-  int q = (int)(bits >> 52) - 1075;
+  int biased = (int)(bits >> 52) & 0x7FF;
+  *m = bits & 0xFFFFFFFFFFFFFULL;
+  if (biased == 0) {
+    *q = -1074;
+  } else {
+    *m |= 1ULL << 52;
+    *q = biased - 1075;
+  }
+}
+
+/* v rounded half-even to p significant digits (1 <= p <= 19) as M * 10^-s with
+ * 10^(p-1) <= M < 10^p; false when out of the exact range. */
+static bool round_sig(double v, int p, u128 *Mout, int *sout) {
+  uint64_t m;
+  int q;
+  decompose(v, &m, &q);
   u128 lo_p = 1, hi_p;
   for (int i = 1; i < p; i++)
     lo_p *= 10;
@@ -311,7 +324,7 @@ static int shortest_exact(double v, int p, bool pow2, struct nrt_conv_digits *ou
     int s = p - 1 - e;
     u128 M;
     if (!scaled_round(m, q, s, &M))
-      return -1;
+      return false;
     if (M > hi_p) {
       e++;
       continue;
@@ -328,23 +341,39 @@ static int shortest_exact(double v, int p, bool pow2, struct nrt_conv_digits *ou
        * M2 < 10^p, unless it rounds up to 10^p, which is this M again. */
       u128 M2;
       if (!scaled_round(m, q, s + 1, &M2))
-        return -1;
+        return false;
       if (M2 < hi_p) {
         M = M2;
         s++;
       }
     }
-    if (reads_back(M, s, m, q, pow2)) {
-      digits_of(M, s, out);
-      return 1;
-    }
-    if (pow2 && M + 1 <= hi_p && reads_back(M + 1, s, m, q, pow2)) {
-      digits_of(M + 1, s, out);
-      return 1;
-    }
-    return 0;
+    *Mout = M;
+    *sout = s;
+    return true;
   }
-  return -1;
+  return false;
+}
+
+/* The nearest p-digit decimal (p = 16 or 17), or for a power of two the next one up, when
+ * it reads back as v: 1 found, 0 none does, -1 out of the exact range. */
+static int shortest_exact(double v, int p, bool pow2, struct nrt_conv_digits *out) {
+  uint64_t m;
+  int q, s;
+  u128 M, hi_p = 1;
+  decompose(v, &m, &q);
+  for (int i = 0; i < p; i++)
+    hi_p *= 10;
+  if (!round_sig(v, p, &M, &s))
+    return -1;
+  if (reads_back(M, s, m, q, pow2)) {
+    digits_of(M, s, out);
+    return 1;
+  }
+  if (pow2 && M + 1 <= hi_p && reads_back(M + 1, s, m, q, pow2)) {
+    digits_of(M + 1, s, out);
+    return 1;
+  }
+  return 0;
 }
 
 /* The shortest digits in at most three printf/strtod steps:
@@ -427,6 +456,12 @@ void nrt_conv_digits_sig(double v, int64_t ndigits, struct nrt_conv_digits *out)
     v = -v;
   if (ndigits < 1)
     ndigits = 1;
+  u128 M;
+  int s;
+  if (v > 0 && ndigits <= 19 && round_sig(v, (int)ndigits, &M, &s)) {
+    digits_of(M, s, out);
+    return;
+  }
   /* A double's exact decimal expansion has at most 767 significant digits: printing more
    * only adds zeros, which are dropped anyway. */
   if (ndigits > 800)
@@ -437,6 +472,22 @@ void nrt_conv_digits_sig(double v, int64_t ndigits, struct nrt_conv_digits *out)
 void nrt_conv_digits_fixed(double v, int64_t ndigits, struct nrt_conv_digits *out) {
   if (v < 0)
     v = -v;
+  if (ndigits <= 27) { /* v * 10^ndigits rounded half-even, exactly */
+    uint64_t m;
+    int q;
+    u128 M;
+    decompose(v, &m, &q);
+    if (scaled_round(m, q, (int)ndigits, &M)) {
+      if (M == 0) { /* zero, or rounded to zero: dtoa's "0" at decpt 1 formats the same */
+        out->d[0] = '0';
+        out->n = 1;
+        out->decpt = 1;
+      } else {
+        digits_of(M, (int)ndigits, out);
+      }
+      return;
+    }
+  }
   /* The exact expansion has at most 1074 digits after the point. */
   if (ndigits > 1080)
     ndigits = 1080;
@@ -476,6 +527,37 @@ void nrt_conv_digits_fixed(double v, int64_t ndigits, struct nrt_conv_digits *ou
   }
   out->n = n;
   out->decpt = decpt;
+}
+
+/* M * 10^k correctly rounded (half-even) for M < 10^19 and |k| <= 27, with 128-bit integers:
+ * M * 5^k (k >= 0) or (M << sh) / 5^-k with its remainder as a sticky bit (k < 0) holds the
+ * exact value to at least 64 bits, rounded once to 53. Every result is a normal double. */
+static double decimal_exact(uint64_t M, int k) {
+  if (M == 0)
+    return 0.0;
+  u128 n;
+  int e2;
+  bool sticky = false;
+  if (k >= 0) {
+    n = (u128)M * pow5(k);
+    e2 = k;
+  } else {
+    int sh = clz128((u128)M) - 1; /* M << sh < 2^127 */
+    u128 den = pow5(-k), num = (u128)M << sh;
+    n = num / den;
+    sticky = num % den != 0;
+    e2 = k - sh; /* value = (n + sticky part) * 2^(k - sh): 10^k = 5^k * 2^k */
+  }
+  int bl = 128 - clz128(n);
+  if (bl > 53) {
+    int shift = bl - 53;
+    u128 mant = n >> shift, rem = n - (mant << shift), half = (u128)1 << (shift - 1);
+    if (rem > half || (rem == half && (sticky || (mant & 1))))
+      mant++;
+    n = mant;
+    e2 += shift;
+  }
+  return ldexp((double)(uint64_t)n, e2);
 }
 
 /* ------------------------------------------------------------------ float(str) */
@@ -678,11 +760,12 @@ int nrt_str_to_double(const char *s, int64_t len, double *out, struct nrt_error 
     *out = negative ? -0.0 : 0.0;
     return NRT_OK;
   }
-  if (!sticky && kept <= 15 && exp10 + adj >= -22 && exp10 + adj <= 22) {
-    uint64_t m = 0; /* < 10^15 < 2^53: exact */
+  if (!sticky && kept <= 19 && exp10 + adj >= -27 && exp10 + adj <= 27) {
+    uint64_t m = 0; /* < 10^19 < 2^64 */
     for (int i = 0; i < kept; i++)
       m = m * 10 + (uint64_t)(buf[i] - '0');
-    double r = scale_exact(m, (int)(exp10 + adj));
+    int k = (int)(exp10 + adj);
+    double r = kept <= 15 && k >= -22 && k <= 22 ? scale_exact(m, k) : decimal_exact(m, k);
     *out = negative ? -r : r;
     return NRT_OK;
   }
