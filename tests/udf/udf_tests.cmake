@@ -19,3 +19,17 @@ if(TARGET nrt_cli)
   add_test(NAME udf_e2e_cli COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/e2e_cli.sh $<TARGET_FILE:nrt_cli>)
   set_tests_properties(udf_e2e_cli PROPERTIES LABELS udf TIMEOUT 300)
 endif()
+
+# The compiler under libFuzzer (fuzz builds only): front end through JIT, then a few rows.
+if(NRT_FUZZ)
+  add_executable(fuzz_udf_compile fuzz_udf_compile.c)
+  target_compile_options(fuzz_udf_compile PRIVATE -fsanitize=fuzzer)
+  target_link_options(fuzz_udf_compile PRIVATE -fsanitize=fuzzer)
+  target_link_libraries(fuzz_udf_compile PRIVATE nrt_static)
+  # New inputs go to the build tree; the checked-in seeds are read only.
+  file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/fuzz_udf_corpus)
+  add_test(NAME fuzz_udf_compile
+           COMMAND fuzz_udf_compile -max_total_time=25 -rss_limit_mb=2048 -max_len=1024
+                   ${CMAKE_CURRENT_BINARY_DIR}/fuzz_udf_corpus ${CMAKE_CURRENT_SOURCE_DIR}/fuzz_corpus)
+  set_tests_properties(fuzz_udf_compile PROPERTIES LABELS fuzz TIMEOUT 150)
+endif()
