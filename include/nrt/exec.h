@@ -104,6 +104,12 @@ struct nrt_exec_options {
    * Allocation failures (NRT_ENOMEM) always stop the apply. Zero (the default): the first
    * failure stops the apply. */
   bool errors_as_null;
+  /* Optional progress report (e.g. the command line's progress bar): called after each chunk
+   * with the number of rows finished so far (counted once per row, increasing up to the row
+   * count) and the row count. Called from the worker that ran the chunk, possibly from several
+   * threads at once: it must be thread-safe and quick. NULL: no reports. */
+  void (*on_progress)(void *arg, int64_t rows_done, int64_t rows);
+  void *progress_arg;
 };
 
 /* What happened during an apply (optional output of nrt_exec_apply). */

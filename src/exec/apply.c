@@ -46,6 +46,9 @@ struct apply_job {
   int64_t chunk_rows;
   struct apply_chunk *chunks;
   _Atomic int64_t stop_row; /* lowest row whose failure stops the apply; INT64_MAX: none */
+  _Atomic int64_t rows_done; /* rows of finished chunks, for on_progress */
+  void (*on_progress)(void *arg, int64_t rows_done, int64_t rows);
+  void *progress_arg;
 };
 
 static const char *kind_name(int kind) {
@@ -227,6 +230,11 @@ static void run_chunk(void *arg, int64_t k) {
   b = NULL;
   if (rc)
     chunk_error(job, c, end - 1, rc, e.message, 1);
+  else if (job->on_progress)
+    job->on_progress(job->progress_arg,
+                     atomic_fetch_add_explicit(&job->rows_done, end - start,
+                                               memory_order_relaxed) + (end - start),
+                     job->rows);
 done:
   if (args != stack_args)
     nrt_free(args, args_size);
@@ -325,6 +333,9 @@ int nrt_exec_apply(nrt_column *const *inputs, size_t n_inputs, nrt_row_fn fn, vo
   job.chunk_rows = o->chunk_rows > 0 ? o->chunk_rows : choose_chunk_rows(job.rows, threads);
   int64_t n_chunks = job.rows == 0 ? 1 : (job.rows - 1) / job.chunk_rows + 1;
   atomic_init(&job.stop_row, INT64_MAX);
+  atomic_init(&job.rows_done, 0);
+  job.on_progress = o->on_progress;
+  job.progress_arg = o->progress_arg;
   size_t chunks_size = (size_t)n_chunks * sizeof *job.chunks;
   job.chunks = nrt_allocate(chunks_size, err);
   if (!job.chunks)

@@ -1,6 +1,7 @@
 /* nrt_exec_apply: results of every kind, nulls, errors (lowest failing row, errors as
  * nulls, wrong result kind), output layouts, several input columns, slices, 1 vs N threads
  * giving identical columns, balanced statistics after every apply, and failure injection. */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -356,6 +357,34 @@ static void test_errors(nrt_column *strings) {
   CHECK_NO_LEAK(before);
 }
 
+/* Progress reports: thread-safe callback, counts reach the row count exactly. */
+struct progress {
+  _Atomic int64_t calls;
+  _Atomic int64_t max_done;
+  _Atomic int64_t bad;
+};
+
+static void on_progress(void *arg, int64_t done, int64_t rows) {
+  struct progress *p = arg;
+  atomic_fetch_add(&p->calls, 1);
+  if (done <= 0 || done > rows)
+    atomic_fetch_add(&p->bad, 1);
+  int64_t cur = atomic_load(&p->max_done);
+  while (done > cur && !atomic_compare_exchange_weak(&p->max_done, &cur, done)) {
+  }
+}
+
+static void test_progress(nrt_column *in) {
+  static struct progress p; /* static: the atomics need no initialiser beyond zero */
+  struct nrt_exec_options o = {.threads = 3, .chunk_rows = 1000, .on_progress = on_progress,
+                               .progress_arg = &p};
+  nrt_column *out = apply(in, fn_double, NULL, &o, NRT_OK, NULL, NULL);
+  CHECK_EQ_INT(atomic_load(&p.calls), (in->length + 999) / 1000);
+  CHECK_EQ_INT(atomic_load(&p.max_done), in->length);
+  CHECK_EQ_INT(atomic_load(&p.bad), 0);
+  nrt_col_release(out);
+}
+
 static void test_threads_identical(nrt_column *in) {
   struct check_live before = check_live_now();
   struct nrt_exec_options one = {.threads = 1}, many = {.threads = 4, .chunk_rows = 333};
@@ -516,6 +545,7 @@ int main(void) {
   test_null_results(in);
   test_errors(in);
   test_threads_identical(in);
+  test_progress(in);
   nrt_col_release(in);
   test_multi_inputs_and_slices();
   test_failure_injection();
