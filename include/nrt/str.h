@@ -312,7 +312,8 @@ NRT_API int nrt_str_list_get(const nrt_str_list *list, int64_t i, nrt_str *out,
  * order Python returns them. Call with ranges == NULL to get the number of pieces. */
 
 /* s.split(sep, maxsplit) / s.rsplit(sep, maxsplit): sep == NULL is None (runs of Unicode
- * whitespace, no empty pieces); maxsplit < 0 is unlimited. sep must not be empty. */
+ * whitespace, no empty pieces); maxsplit < 0 is unlimited. An empty sep returns -1 (Python's
+ * ValueError "empty separator"). */
 NRT_API int64_t nrt_str_split_ranges(const char *s, int64_t len, const char *sep,
                                      int64_t seplen, int64_t maxsplit, int64_t *ranges);
 NRT_API int64_t nrt_str_rsplit_ranges(const char *s, int64_t len, const char *sep,

@@ -189,6 +189,8 @@ static void collector(struct emitter *e, int64_t *ranges) {
 
 int64_t nrt_str_split_ranges(const char *s, int64_t len, const char *sep, int64_t seplen,
                              int64_t maxsplit, int64_t *ranges) {
+  if (sep && seplen == 0)
+    return -1; /* Python's ValueError: empty separator */
   struct emitter e;
   collector(&e, ranges);
   walk_split(s, len, sep, seplen, maxsplit, &e);
@@ -197,6 +199,8 @@ int64_t nrt_str_split_ranges(const char *s, int64_t len, const char *sep, int64_
 
 int64_t nrt_str_rsplit_ranges(const char *s, int64_t len, const char *sep, int64_t seplen,
                               int64_t maxsplit, int64_t *ranges) {
+  if (sep && seplen == 0)
+    return -1; /* Python's ValueError: empty separator */
   struct emitter e;
   collector(&e, ranges);
   walk_rsplit(s, len, sep, seplen, maxsplit, &e);

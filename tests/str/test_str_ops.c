@@ -319,6 +319,13 @@ static void test_split(void) {
   CHECK_EQ_STR(err.message, "empty separator");
   CHECK(l == NULL);
   CHECK_EQ_INT(nrt_str_rsplit(&s, &e, -1, &l, &err), NRT_EVALUE);
+  CHECK_EQ_INT(nrt_str_split_ranges(s.data, s.len, "", 0, -1, NULL), -1);
+  CHECK_EQ_INT(nrt_str_rsplit_ranges(s.data, s.len, "", 0, 3, NULL), -1);
+  int64_t rg[6];
+  CHECK_EQ_INT(nrt_str_split_ranges(s.data, s.len, ",", 1, 2, rg), 3); /* "1","2",",3," */
+  CHECK(rg[0] == 0 && rg[1] == 1 && rg[2] == 2 && rg[3] == 3 && rg[4] == 4 && rg[5] == 7);
+  CHECK_EQ_INT(nrt_str_rsplit_ranges(s.data, s.len, ",", 1, 2, rg), 3); /* "1,2,","3","" */
+  CHECK(rg[0] == 0 && rg[1] == 4 && rg[2] == 5 && rg[3] == 6 && rg[4] == 7 && rg[5] == 7);
   nrt_str one = V("abc");
   CHECK_EQ_INT(nrt_str_split(&one, NULL, -1, &l, NULL), NRT_OK);
   CHECK(l->items[0].data == one.data); /* the input itself */
