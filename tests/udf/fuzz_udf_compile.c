@@ -1,12 +1,27 @@
 /* libFuzzer harness for the whole compiler: any source the front end accepts must lower to
  * valid IR, prune, optimise and JIT without a crash, and running it on a few rows (raising or
  * not) must leave the runtime statistics balanced. */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "nrt/str.h"
 #include "nrt/udf.h"
+
+/* Programs that may legitimately run for ever or allocate gigabytes (loops over huge ranges,
+ * `while`, repetition, padding to a huge width) are compiled but not run. */
+static const char *const slow[] = {"while", "range", "*", "zfill", "just", "center", "expandtabs"};
+
+static bool may_be_slow(const uint8_t *data, size_t size) {
+  for (size_t k = 0; k < sizeof slow / sizeof slow[0]; k++) {
+    size_t n = strlen(slow[k]);
+    for (size_t i = 0; i + n <= size; i++)
+      if (memcmp(data + i, slow[k], n) == 0)
+        return true;
+  }
+  return false;
+}
 
 static const char *const rows[] = {"", "a", "héllo, wörld", "12", "x=y", " 漢字 ß "};
 
@@ -19,7 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   nrt_udf *u = NULL;
   struct nrt_error err;
   if (nrt_udf_compile((const char *)data, size, NULL, &u, &err) == NRT_OK) {
-    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+    for (size_t i = 0; !may_be_slow(data, size) && i < sizeof rows / sizeof rows[0]; i++) {
       nrt_value arg, r;
       memset(&arg, 0, sizeof arg);
       arg.kind = NRT_VALUE_STR;

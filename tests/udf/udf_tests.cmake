@@ -29,7 +29,7 @@ if(NRT_FUZZ)
   # New inputs go to the build tree; the checked-in seeds are read only.
   file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/fuzz_udf_corpus)
   add_test(NAME fuzz_udf_compile
-           COMMAND fuzz_udf_compile -max_total_time=25 -rss_limit_mb=2048 -max_len=1024
+           COMMAND fuzz_udf_compile -max_total_time=25 -timeout=20 -rss_limit_mb=2048 -max_len=1024
                    ${CMAKE_CURRENT_BINARY_DIR}/fuzz_udf_corpus ${CMAKE_CURRENT_SOURCE_DIR}/fuzz_corpus)
   set_tests_properties(fuzz_udf_compile PROPERTIES LABELS fuzz TIMEOUT 150)
 endif()
