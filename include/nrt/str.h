@@ -158,8 +158,8 @@ NRT_API nrt_str nrt_str_from_meminfo(nrt_meminfo *mi);
  * takes NRT_STR_NONE for Python's None (a default `end`, an omitted slice bound).
  * Every kernel below takes valid UTF-8; the managed wrappers follow the conventions block
  * above. Results that are new strings may also be borrowed views of static storage (the
- * empty string, the 128 one-character ASCII strings): they need no allocation, and release
- * is a no-op for them.
+ * empty string, and every one-character string of a code point below U+0800: ASCII, Latin,
+ * Greek, Cyrillic, ...): they need no allocation, and release is a no-op for them.
  * ======================================================================================= */
 
 /* Python's None for an optional index argument. */

@@ -96,3 +96,12 @@ int nrt_str_result_sub(const nrt_str *in, const char *r, int64_t rlen, nrt_str *
 #define C8(c) C2(c), C2(c + 1), C2(c + 2), C2(c + 3), C2(c + 4), C2(c + 5), C2(c + 6), C2(c + 7)
 #define C32(c) C8(c), C8(c + 8), C8(c + 16), C8(c + 24)
 const char nrt_str_ascii_table[256] = {C32(0), C32(32), C32(64), C32(96)};
+
+/* U+0080..U+07FF (Latin-1, Latin Extended, IPA, Greek, Cyrillic, Armenian, Hebrew, Arabic, ...)
+ * as two UTF-8 bytes and a NUL each, indexed by code point - 0x80. */
+#define U1(c) (char)(0xC0 | ((c) >> 6)), (char)(0x80 | ((c)&0x3F)), 0
+#define U8(c) U1(c), U1(c + 1), U1(c + 2), U1(c + 3), U1(c + 4), U1(c + 5), U1(c + 6), U1(c + 7)
+#define U64(c) U8(c), U8(c + 8), U8(c + 16), U8(c + 24), U8(c + 32), U8(c + 40), U8(c + 48), U8(c + 56)
+#define U640(c) U64(c), U64(c + 64), U64(c + 128), U64(c + 192), U64(c + 256), U64(c + 320), \
+                U64(c + 384), U64(c + 448), U64(c + 512), U64(c + 576)
+const char nrt_str_two_byte_table[3 * 1920] = {U640(0x80), U640(0x80 + 640), U640(0x80 + 1280)};

@@ -94,14 +94,24 @@ NRT_STR_HIDDEN bool nrt_str_is_space_cp(uint32_t cp);
  * strings handed out as borrowed views. */
 extern NRT_STR_HIDDEN const char nrt_str_ascii_table[256];
 
-/* A string with the bytes r[0..rlen): the empty view, a static one-character view, or a new
- * managed copy. */
+/* The one-character strings U+0080..U+07FF: 2 bytes and a NUL each, from U+0080. */
+extern NRT_STR_HIDDEN const char nrt_str_two_byte_table[3 * 1920];
+
+/* A string with the bytes r[0..rlen): the empty view, a static one-character view (every
+ * code point below U+0800), or a new managed copy. */
 static inline int nrt_str_make(const char *r, int64_t rlen, nrt_str *out,
                                struct nrt_error *err) {
   if (rlen == 1 && (unsigned char)r[0] < 0x80) {
     out->mi = NULL;
     out->data = &nrt_str_ascii_table[2 * (unsigned char)r[0]];
     out->len = 1;
+    return NRT_OK;
+  }
+  if (rlen == 2 && ((unsigned char)r[0] & 0xE0) == 0xC0) { /* one 2-byte code point */
+    uint32_t cp = ((uint32_t)((unsigned char)r[0] & 0x1F) << 6) | ((unsigned char)r[1] & 0x3F);
+    out->mi = NULL;
+    out->data = &nrt_str_two_byte_table[3 * (cp - 0x80)];
+    out->len = 2;
     return NRT_OK;
   }
   return nrt_str_new(r, rlen, out, err);

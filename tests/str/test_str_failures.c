@@ -55,7 +55,7 @@ static const nrt_str SEP = {NULL, " ", 1}, OLD = {NULL, "a", 1}, NEW = {NULL, "\
 STR_TRIAL(new, nrt_str_new(s->data, s->len, &r, &err))
 STR_TRIAL(concat, nrt_str_concat(s, &NEW, &r, &err))
 STR_TRIAL(repeat, nrt_str_repeat(s, 3, &r, &err))
-STR_TRIAL(getitem, nrt_str_getitem(s, 3, &r, &err)) /* a 2-byte character */
+STR_TRIAL(getitem, nrt_str_getitem(s, -2, &r, &err)) /* a 3-byte character */
 STR_TRIAL(slice, nrt_str_slice(s, 1, -1, NRT_STR_NONE, &r, &err))
 STR_TRIAL(slice_step, nrt_str_slice(s, NRT_STR_NONE, NRT_STR_NONE, -2, &r, &err))
 STR_TRIAL(replace, nrt_str_replace(s, &OLD, &NEW, -1, &r, &err))
@@ -136,7 +136,7 @@ static const struct {
 
 int main(void) {
   struct check_live before = check_live_now();
-  nrt_str borrowed = V("  x\xc3\xa9 abc a\xce\xa3 def\nline two\r\nthree  ");
+  nrt_str borrowed = V("  x\xc3\xa9 abc a\xce\xa3 def\nline two\r\nthree \xe6\xbc\xa2 ");
   nrt_str managed;
   CHECK_EQ_INT(nrt_str_new(borrowed.data, borrowed.len, &managed, NULL), NRT_OK);
   const nrt_str *inputs[2] = {&borrowed, &managed};

@@ -106,7 +106,24 @@ static void test_index_slice(void) {
   CHECK_STR(r, "h");
   CHECK_EQ_INT(allocs() - n0, 0); /* one ASCII character: static */
   CHECK_EQ_INT(nrt_str_getitem(&s, 1, &r, NULL), NRT_OK);
+  CHECK(r.mi == NULL); /* U+00E9: static too */
   CHECK_STR(r, "\xc3\xa9");
+  /* every static one-character string below U+0800 is right and NUL-terminated */
+  int bad = 0;
+  for (uint32_t cp = 0; cp < 0x800; cp++) {
+    char enc[4] = {'x', (char)cp, 0, 0}; /* "x" + chr(cp): the result is not the input */
+    int nb = 1;
+    if (cp >= 0x80) {
+      enc[1] = (char)(0xC0 | (cp >> 6));
+      enc[2] = (char)(0x80 | (cp & 0x3F));
+      nb = 2;
+    }
+    nrt_str two = nrt_str_view(enc, 1 + nb), got;
+    bad += nrt_str_getitem(&two, 1, &got, NULL) != NRT_OK || got.mi != NULL || got.len != nb ||
+           memcmp(got.data, enc + 1, (size_t)nb) != 0 || got.data[nb] != 0;
+  }
+  CHECK_EQ_INT(bad, 0);
+  CHECK_EQ_INT(allocs() - n0, 0);
   CHECK_EQ_INT(nrt_str_getitem(&s, -1, &r, NULL), NRT_OK);
   CHECK_STR(r, "\xf0\x9f\x98\x80");
   CHECK_EQ_INT(nrt_str_getitem(&s, -6, &r, NULL), NRT_OK);
