@@ -3,15 +3,15 @@
  * Region search (diamond, fanout, fanout-raise). For an incref I of value x in block A, the
  * search scans forward from I: the rest of A, then blocks reached from A's successors. In each
  * block the first refop or barrier decides: a decref of x ends that path (the block is an
- * "end"); a decref of another value or a barrier makes the search fail; increfs are passed
- * over. A block with no successor and no decref of x fails, except a raising block when raising
+ * "end"); a decref of another value (or, with strict_calls, a barrier) makes the search fail;
+ * increfs are passed over. A block with no successor and no decref of x fails, except a raising block when raising
  * ends are allowed. The search fails when it meets A again (a back edge to the head: I could run
  * again before a decref), visits more blocks than the subgraph limit, or finds the region open:
  * a block of the region entered from outside it or from an end block (then some decref could
  * run without I before it, or twice after it). When it succeeds, every execution that runs I
- * next runs exactly one of the end decrefs (or raises), nothing between can release or observe
- * an object, and every execution that reaches an end decref has run I since: I and the end
- * decrefs are removed together. */
+ * next runs exactly one of the end decrefs (or raises), no decref of another value runs
+ * between, and every execution that reaches an end decref has run I since: I and the end
+ * decrefs are removed together. README.md argues each rule. */
 #include <string.h>
 
 #include "refprune/domtree.h"
