@@ -93,7 +93,11 @@ struct nrt_io_read_info {
  *   NRT_EIO     a read error (errno's text in the message);
  *   NRT_EINVAL  bad options (names with text, an unknown format);
  *   NRT_ENOMEM.
- * Messages name the line and byte offset: "line 3, byte 41: ...".
+ * Messages name the line and byte offset: "line 3, byte 41: ...". The offset is the first
+ * invalid byte for bad UTF-8, the offending byte for a broken quote, the start of the record
+ * for a record-level defect (wrong field count, an unterminated quote), the start of the line
+ * for a JSON value of the wrong type or a missing member, and where jansson stopped (just
+ * after the offending token) for bad JSON.
  *  - nrt_io_read_stream reads `file` to its end (it is not closed);
  *  - nrt_io_read_fd reads descriptor `fd` to its end (not closed), e.g. 0 for stdin;
  *  - nrt_io_read_path opens and closes the file `path` (an open failure is NRT_EIO);
