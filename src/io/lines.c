@@ -124,8 +124,14 @@ int io_lines_next(struct io_lines *l, const char **line, size_t *len, int *termi
   }
   const char *p = l->data + l->pos; /* not NULL: at least this line is buffered */
   size_t bad;
-  if (nrt_utf8_validate(p, n, &bad, NULL) != NRT_OK)
-    return io_error_at(err, NRT_EILSEQ, l->line + 1, l->consumed + bad, "invalid UTF-8");
+  struct nrt_error why;
+  if (nrt_utf8_validate(p, n, &bad, &why) != NRT_OK) {
+    /* The codec's message ends with the reason ("...: invalid start byte"). */
+    const char *reason = strrchr(why.message, ':');
+    return io_error_at(err, NRT_EILSEQ, l->line + 1, l->consumed + bad,
+                       "invalid UTF-8 (byte 0x%02x: %s)", (unsigned char)p[bad],
+                       reason ? reason + 2 : "invalid sequence");
+  }
   l->line++;
   l->offset = l->consumed;
   l->consumed += n + (size_t)term;

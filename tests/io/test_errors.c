@@ -19,14 +19,14 @@ static void expect_error(const char *text, size_t len, enum nrt_io_format format
   expect_error(text, sizeof(text) - 1, format, name, code, message)
 
 static void test_bad_utf8(void) {
-  EXPECT_ERROR("ab\nc\xff" "d\n", NRT_IO_TEXT, NULL, NRT_EILSEQ, "line 2, byte 4: invalid UTF-8");
-  EXPECT_ERROR("ok\n\xc0\x80\n", NRT_IO_TEXT, NULL, NRT_EILSEQ, "line 2, byte 3: invalid UTF-8");
-  EXPECT_ERROR("\xed\xa0\x80", NRT_IO_TEXT, NULL, NRT_EILSEQ, "line 1, byte 0: invalid UTF-8");
-  EXPECT_ERROR("abc\ndef\xe6\xbc", NRT_IO_TEXT, NULL, NRT_EILSEQ, "line 2, byte 7: invalid UTF-8");
+  EXPECT_ERROR("ab\nc\xff" "d\n", NRT_IO_TEXT, NULL, NRT_EILSEQ, "line 2, byte 4: invalid UTF-8 (byte 0xff: invalid start byte)");
+  EXPECT_ERROR("ok\n\xc0\x80\n", NRT_IO_TEXT, NULL, NRT_EILSEQ, "line 2, byte 3: invalid UTF-8 (byte 0xc0: invalid start byte)");
+  EXPECT_ERROR("\xed\xa0\x80", NRT_IO_TEXT, NULL, NRT_EILSEQ, "line 1, byte 0: invalid UTF-8 (byte 0xed: invalid continuation byte)");
+  EXPECT_ERROR("abc\ndef\xe6\xbc", NRT_IO_TEXT, NULL, NRT_EILSEQ, "line 2, byte 7: invalid UTF-8 (byte 0xe6: unexpected end of data)");
   EXPECT_ERROR("h\n\"multi\nline \xf8 field\"\n", NRT_IO_CSV, NULL, NRT_EILSEQ,
-               "line 3, byte 14: invalid UTF-8");
+               "line 3, byte 14: invalid UTF-8 (byte 0xf8: invalid start byte)");
   EXPECT_ERROR("{\"a\": \"x\"}\n{\"a\": \"\xc3\"}\n", NRT_IO_JSONL, "a", NRT_EILSEQ,
-               "line 2, byte 18: invalid UTF-8");
+               "line 2, byte 18: invalid UTF-8 (byte 0xc3: invalid continuation byte)");
 }
 
 static void test_bad_csv(void) {
