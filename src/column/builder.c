@@ -39,6 +39,9 @@ struct nrt_col_builder {
   size_t cur_chunks;        /* chunks of the current block seen so far */
   const char *cur_base;     /* start of the current block's last chunk */
   bool cur_full;            /* the current block reached VIEW_BLOCK_LIMIT: start another */
+  char *reg_begin, *reg_cur, *reg_end; /* the open region (the block's latest allocation) */
+  int32_t reg_index;        /* its variadic buffer index */
+  size_t reg_size;          /* size of the next region */
   /* managed strings recorded until the free pass */
   nrt_memblock *refs; /* OBJECTARRAY of nrt_meminfo * (zeroed slots are skipped) */
   nrt_meminfo **ref_slots;
@@ -207,10 +210,24 @@ static int append_offsets_row(nrt_col_builder *b, const char *s, int64_t len) {
   return NRT_OK;
 }
 
-/* Places a long string in the current view data block; returns its buffer index and offset. */
-static int place_long(nrt_col_builder *b, const char *s, int64_t len, int32_t *index,
-                      int32_t *offset) {
+/* Ends the current region of long-string bytes: shrinks that allocation (the block's most
+ * recent, so shrinking stays in place) to the bytes used, so the chunk's size counts only
+ * real string bytes. */
+static void close_region(nrt_col_builder *b) {
+  if (!b->reg_begin)
+    return;
+  char *begin = b->reg_begin, *end = b->reg_end;
+  (void)nrt_memblock_pod_resize(b->view_blocks[b->n_view_blocks - 1],
+                                (size_t)(b->reg_cur - b->reg_begin), &begin, &end, NULL);
+  b->reg_begin = b->reg_cur = b->reg_end = NULL;
+}
+
+/* Opens a region of at least `len` bytes in the current view data block (a new block once
+ * the current one reached VIEW_BLOCK_LIMIT). Regions double from 1 KiB to 1 MiB, so a
+ * string costs a bump of a pointer, not a call into the block. */
+static int open_region(nrt_col_builder *b, int64_t len) {
   struct nrt_error e = {0};
+  close_region(b);
   nrt_memblock *cur = b->n_view_blocks ? b->view_blocks[b->n_view_blocks - 1] : NULL;
   if (!cur || b->cur_full) {
     if (b->n_view_blocks == VIEW_MAX_BLOCKS)
@@ -226,9 +243,14 @@ static int place_long(nrt_col_builder *b, const char *s, int64_t len, int32_t *i
     b->cur_chunks = 0;
     b->cur_full = false;
   }
+  size_t size = b->reg_size < 1024 ? 1024 : b->reg_size;
+  if ((size_t)len > size)
+    size = (size_t)len;
   char *p, *end;
-  if (nrt_memblock_pod_allocate(cur, (size_t)len, 1, &p, &end, &e))
+  if (nrt_memblock_pod_allocate(cur, size, 1, &p, &end, &e))
     return fail_with(b, &e);
+  if (b->reg_size < ((size_t)1 << 20))
+    b->reg_size = b->reg_size < 1024 ? 2048 : 2 * b->reg_size;
   size_t chunks = nrt_memblock_pod_chunk_count(cur);
   if (chunks != b->cur_chunks) {
     size_t used;
@@ -236,9 +258,21 @@ static int place_long(nrt_col_builder *b, const char *s, int64_t len, int32_t *i
     b->cur_chunks = chunks;
     b->cur_full = nrt_memblock_pod_capacity(cur) >= VIEW_BLOCK_LIMIT;
   }
-  memcpy(p, s, (size_t)len);
-  *index = b->chunks_before + (int32_t)(chunks - 1);
-  *offset = (int32_t)(p - b->cur_base);
+  b->reg_begin = b->reg_cur = p;
+  b->reg_end = end;
+  b->reg_index = b->chunks_before + (int32_t)(chunks - 1);
+  return NRT_OK;
+}
+
+/* Copies a long string into the current region; returns its buffer index and offset. */
+static int place_long(nrt_col_builder *b, const char *s, int64_t len, int32_t *index,
+                      int32_t *offset) {
+  if ((!b->reg_cur || len > b->reg_end - b->reg_cur) && open_region(b, len))
+    return b->status;
+  memcpy(b->reg_cur, s, (size_t)len);
+  *index = b->reg_index;
+  *offset = (int32_t)(b->reg_cur - b->cur_base);
+  b->reg_cur += len;
   return NRT_OK;
 }
 
@@ -468,6 +502,7 @@ void nrt_col_builder_abort(nrt_col_builder *b) {
 
 /* Builds the column from the builder's buffers (no copy). */
 static int make_column(nrt_col_builder *b, nrt_column **out, struct nrt_error *err) {
+  close_region(b);
   int32_t n_variadic = 0;
   for (int i = 0; i < b->n_view_blocks; i++)
     n_variadic += (int32_t)nrt_memblock_pod_chunk_count(b->view_blocks[i]);
