@@ -665,11 +665,72 @@ static int float_error(const char *s, int64_t len, struct nrt_error *err) {
                              -1);
 }
 
+/* The common case without the general machinery: ASCII only, [ws][sign]digits[.digits]
+ * [e[sign]digits][ws] with at most 19 significant digits and a small exponent, converted
+ * exactly. Anything else (underscores, non-ASCII, inf/nan, errors, long or extreme
+ * numbers) returns false and takes the general path, which is the reference. */
+static bool fast_ascii_float(const char *s, int64_t len, double *out) {
+  int64_t i = 0;
+  while (i < len && float_is_space((unsigned char)s[i]))
+    i++;
+  bool negative = false;
+  if (i < len && (s[i] == '+' || s[i] == '-'))
+    negative = s[i++] == '-';
+  uint64_t m = 0;
+  int sig = 0, any = 0, adj = 0;
+  bool point = false;
+  for (; i < len; i++) {
+    char c = s[i];
+    if (c >= '0' && c <= '9') {
+      any = 1;
+      if (sig == 0 && c == '0') {
+        adj -= point;
+        continue;
+      }
+      if (sig == 19)
+        return false;
+      m = m * 10 + (uint64_t)(c - '0');
+      sig++;
+      adj -= point;
+    } else if (c == '.' && !point) {
+      point = true;
+    } else {
+      break;
+    }
+  }
+  if (!any)
+    return false;
+  int exp10 = 0;
+  if (i < len && (s[i] == 'e' || s[i] == 'E')) {
+    i++;
+    bool eneg = false;
+    if (i < len && (s[i] == '+' || s[i] == '-'))
+      eneg = s[i++] == '-';
+    int64_t e0 = i;
+    while (i < len && s[i] >= '0' && s[i] <= '9' && i - e0 < 4)
+      exp10 = exp10 * 10 + (s[i++] - '0');
+    if (i == e0)
+      return false;
+    if (eneg)
+      exp10 = -exp10;
+  }
+  while (i < len && float_is_space((unsigned char)s[i]))
+    i++;
+  int k = exp10 + adj;
+  if (i != len || k < -27 || k > 27)
+    return false;
+  double r = m == 0 ? 0.0 : sig <= 15 && k >= -22 && k <= 22 ? scale_exact(m, k) : decimal_exact(m, k);
+  *out = negative ? -r : r;
+  return true;
+}
+
 int nrt_str_to_double(const char *s, int64_t len, double *out, struct nrt_error *err) {
   if (len < 0)
     return nrt_error_set(err, NRT_EINVAL, "float(): negative length");
   if (!s)
     s = "";
+  if (fast_ascii_float(s, len, out))
+    return NRT_OK;
   if (memchr(s, '_', (size_t)len) && !underscores_ok(s, len))
     return float_error(s, len, err);
   struct fcursor c = {s, len, 0};
