@@ -95,6 +95,10 @@ struct nrt_udf_apply_options {
   bool errors_as_null;    /* a failing row becomes null (--errors null) instead of stopping */
   enum nrt_col_type string_type; /* layout of a string output; 0: utf8_view */
   int64_t chunk_rows;     /* 0: automatic */
+  /* Optional progress report, passed to nrt_exec_apply (see its on_progress: called after each
+   * chunk with the rows finished so far, from worker threads; must be thread-safe). */
+  void (*on_progress)(void *arg, int64_t rows_done, int64_t rows);
+  void *progress_arg;
 };
 
 /* Applies the UDF to every row of `n` input columns (one per parameter) through

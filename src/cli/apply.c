@@ -295,6 +295,10 @@ int cli_apply(int argc, char **argv) {
   ao.errors_as_null = a.errors_null;
   t0 = cli_now_ms();
   struct cli_progress *prog = cli_progress_start("applying", in[0]->length);
+  if (prog) {
+    ao.on_progress = cli_progress_update;
+    ao.progress_arg = prog;
+  }
   rc = nrt_udf_apply(udf, in, ncols, &ao, &out, &xinfo, &err);
   cli_progress_stop(prog);
   run_ms = cli_now_ms() - t0;

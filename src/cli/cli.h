@@ -15,10 +15,12 @@ int cli_demo(int argc, char **argv);
 /* Milliseconds on a monotonic clock. */
 double cli_now_ms(void);
 
-/* A progress indicator on standard error, shown only when it is a terminal and the work
- * takes more than a second; `total` rows (for the message). Stop it before printing. */
+/* A progress bar on standard error, shown only when it is a terminal and the work takes more
+ * than a second; `total` rows. cli_progress_update is the apply's on_progress callback (arg:
+ * the cli_progress, NULL allowed). Stop it before printing. */
 struct cli_progress;
 struct cli_progress *cli_progress_start(const char *what, int64_t total);
+void cli_progress_update(void *arg, int64_t rows_done, int64_t rows);
 void cli_progress_stop(struct cli_progress *p);
 
 /* Prints the runtime statistics as "name: value" lines on stderr. */

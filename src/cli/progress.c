@@ -1,8 +1,9 @@
-/* A progress indicator on standard error: only on a terminal, only after a second. The apply
- * runs in one call, so it shows the elapsed time and the row count being processed (a
- * spinner), cleared when the work ends. */
+/* A progress bar on standard error: only on a terminal, only after a second; the apply reports
+ * finished rows after each chunk (from its workers), a ticker thread draws the bar every
+ * quarter second and clears it when the work ends. */
 #define _POSIX_C_SOURCE 200809L /* isatty, clock_gettime */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,8 +20,21 @@ struct cli_progress {
   bool shown;
   const char *what;
   int64_t total;
+  _Atomic int64_t rows_done;
   double start;
 };
+
+void cli_progress_update(void *arg, int64_t rows_done, int64_t rows) {
+  struct cli_progress *p = arg;
+  (void)rows;
+  if (!p)
+    return;
+  int64_t cur = atomic_load_explicit(&p->rows_done, memory_order_relaxed);
+  while (cur < rows_done && !atomic_compare_exchange_weak_explicit(&p->rows_done, &cur, rows_done,
+                                                                   memory_order_relaxed,
+                                                                   memory_order_relaxed)) {
+  }
+}
 
 static void *run(void *arg) {
   struct cli_progress *p = arg;
@@ -40,8 +54,14 @@ static void *run(void *arg) {
     if (p->done)
       break;
     double s = (cli_now_ms() - p->start) / 1000.0;
-    fprintf(stderr, "\r%c %s %lld rows ... %.1f s", spin[k++ & 3], p->what, (long long)p->total,
-            s);
+    int64_t done = atomic_load_explicit(&p->rows_done, memory_order_relaxed);
+    int pct = p->total > 0 ? (int)(done * 100 / p->total) : 0;
+    char bar[31];
+    for (int i = 0; i < 30; i++)
+      bar[i] = i < pct * 30 / 100 ? '#' : ' ';
+    bar[30] = 0;
+    fprintf(stderr, "\r%c %s [%s] %3d%% %lld/%lld rows %.1f s", spin[k++ & 3], p->what, bar,
+            pct, (long long)done, (long long)p->total, s);
     fflush(stderr);
     p->shown = true;
   }

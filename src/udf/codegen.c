@@ -452,8 +452,8 @@ static void emit_row(cg *c, const udf_func *f) {
       LLVMValueRef off16 = cg_i64(c, base + 8), off24 = cg_i64(c, base + 16);
       LLVMValueRef pd = LLVMBuildGEP2(c->b, c->i8, args, &off16, 1, "");
       LLVMValueRef pl = LLVMBuildGEP2(c->b, c->i8, args, &off24, 1, "");
-      LLVMValueRef data =
-          LLVMBuildLoad2(c->b, c->ptr, LLVMBuildBitCast(c->b, pd, LLVMPointerType(c->ptr, 0), ""), "");
+      LLVMValueRef pdp = LLVMBuildBitCast(c->b, pd, LLVMPointerType(c->ptr, 0), "");
+      LLVMValueRef data = LLVMBuildLoad2(c->b, c->ptr, pdp, "");
       LLVMValueRef len = LLVMBuildLoad2(
           c->b, c->i64, LLVMBuildBitCast(c->b, pl, LLVMPointerType(c->i64, 0), ""), "");
       v = cg_str_make(c, cg_null(c), data, len);

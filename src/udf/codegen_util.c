@@ -154,7 +154,9 @@ LLVMValueRef cg_out_str(cg *c) {
   return slot;
 }
 
-LLVMValueRef cg_load_str(cg *c, LLVMValueRef slot) { return LLVMBuildLoad2(c->b, c->str, slot, ""); }
+LLVMValueRef cg_load_str(cg *c, LLVMValueRef slot) {
+  return LLVMBuildLoad2(c->b, c->str, slot, "");
+}
 
 LLVMValueRef cg_bool_of_c(cg *c, LLVMValueRef b8) {
   return LLVMBuildICmp(c->b, LLVMIntNE, b8, LLVMConstInt(c->i8, 0, 0), "");

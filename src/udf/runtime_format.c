@@ -67,8 +67,9 @@ int32_t nrt_udf_rt_format_str(struct nrt_error *err, const nrt_str *s, const cha
     if (speclen - i == 1)
       return nrt_error_set(err, NRT_EVALUE, "Unknown format code '%c' for object of type 'str'",
                            spec[i]);
-    return nrt_error_set(err, NRT_EVALUE, "Invalid format specifier '%.*s' for object of type 'str'",
-                         (int)speclen, spec);
+    return nrt_error_set(err, NRT_EVALUE,
+                         "Invalid format specifier '%.*s' for object of type 'str'", (int)speclen,
+                         spec);
   }
   if (align == '=')
     return nrt_error_set(err, NRT_EVALUE, "'=' alignment not allowed in string format specifier");

@@ -216,6 +216,8 @@ int nrt_udf_apply(const nrt_udf *udf, nrt_column *const *inputs, size_t n,
     eo.errors_as_null = options->errors_as_null;
     eo.string_type = options->string_type;
     eo.chunk_rows = options->chunk_rows;
+    eo.on_progress = options->on_progress;
+    eo.progress_arg = options->progress_arg;
   }
   return nrt_exec_apply(inputs, n, udf->row, NULL, &eo, out, info, err);
 }

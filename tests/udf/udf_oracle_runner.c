@@ -46,7 +46,9 @@ static void set_arg(nrt_value *a, nrt_value_kind k, json_t *j) {
   memset(a, 0, sizeof *a);
   a->kind = k;
   switch (k) {
-  case NRT_VALUE_STR: a->as.str = nrt_str_view(json_string_value(j), (int64_t)json_string_length(j)); break;
+  case NRT_VALUE_STR:
+    a->as.str = nrt_str_view(json_string_value(j), (int64_t)json_string_length(j));
+    break;
   case NRT_VALUE_INT64: a->as.i64 = json_integer_value(j); break;
   case NRT_VALUE_FLOAT64: /* floats travel as repr strings (JSON has no inf/nan) */
     a->as.f64 = json_is_string(j) ? strtod(json_string_value(j), NULL) : json_number_value(j);
