@@ -85,8 +85,8 @@ NRT_API int nrt_str_title(const nrt_str *s, nrt_str *out, struct nrt_error *err)
 NRT_API int nrt_str_swapcase(const nrt_str *s, nrt_str *out, struct nrt_error *err);
 
 /* ---------------------------------------------------------------- predicates
- * Python's str.isX(): false for the empty string except isascii (true) and isidentifier
- * (false), as in Python. */
+ * Python's str.isX(): false for the empty string except isascii and isprintable (true), as
+ * in Python. */
 NRT_API bool nrt_str_isalpha(const char *s, int64_t len);
 NRT_API bool nrt_str_isalnum(const char *s, int64_t len);
 NRT_API bool nrt_str_isdecimal(const char *s, int64_t len);
