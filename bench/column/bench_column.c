@@ -32,7 +32,7 @@ struct source {
 
 static struct source make_source(int64_t total_bytes) {
   struct source s;
-  s.n = total_bytes / 16 + 1;
+  s.n = total_bytes / 15 + 1; /* mean length 15.5: a little over total_bytes */
   s.offs = (int64_t *)malloc((size_t)(s.n + 1) * sizeof(int64_t));
   s.offs[0] = 0;
   unsigned x = 12345;

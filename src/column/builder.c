@@ -323,7 +323,8 @@ int nrt_col_builder_append_view(nrt_col_builder *b, const char *s, int64_t len) 
       (uint64_t)len <= b->data.cap - b->data.used &&
       b->values.cap - b->values.used >= 8 &&
       (b->type == NRT_COL_LARGE_UTF8 || b->data.used + (uint64_t)len <= INT32_MAX)) {
-    memcpy(b->data.data + b->data.used, s, (size_t)len);
+    if (len) /* s may be NULL for an empty string */
+      memcpy(b->data.data + b->data.used, s, (size_t)len);
     b->data.used += (size_t)len;
     if (b->type == NRT_COL_UTF8) {
       int32_t o = (int32_t)b->data.used;

@@ -50,6 +50,21 @@ static void test_string_builders(void) {
   CHECK(v[2].length == 0);
   CHECK_EQ_INT(nrt_col_validate(col, NULL), NRT_OK);
   nrt_col_release(col);
+  /* An empty string may come as (NULL, 0) in every layout. */
+  for (int t = 0; t < 3; t++) {
+    CHECK_EQ_INT(nrt_col_builder_new(string_types[t], 0, &b, NULL), NRT_OK);
+    CHECK_EQ_INT(nrt_col_builder_append_view(b, NULL, 0), NRT_OK);
+    nrt_col_builder_append_view(b, "x", 1);
+    CHECK_EQ_INT(nrt_col_builder_append_view(b, NULL, 0), NRT_OK);
+    CHECK_EQ_INT(nrt_col_builder_finish(b, &col, NULL), NRT_OK);
+    CHECK(col->length == 3 && nrt_col_str(col, 2).len == 0 && nrt_col_str(col, 1).len == 1);
+    nrt_col_release(col);
+  }
+  CHECK_EQ_INT(nrt_col_builder_new(NRT_COL_UTF8_VIEW, 0, &b, NULL), NRT_OK);
+  nrt_col_builder_append_view(b, "", 0);
+  CHECK_EQ_INT(nrt_col_builder_finish(b, &col, NULL), NRT_OK);
+  CHECK_EQ_INT(nrt_col_validate(col, NULL), NRT_OK);
+  nrt_col_release(col);
   CHECK_NO_LEAK(before);
 }
 
