@@ -1452,6 +1452,146 @@ static udf_func *parse_lambda(parser *p, const char *name, size_t len) {
   return f;
 }
 
+/* ---------------------------------------------------------------------------------------
+ * Depth limit. Chains like `a + a + ... + a` or `s.strip().strip()...` parse iteratively but
+ * make trees as deep as they are long, and every later pass (checker, flow, code generation)
+ * recurses over expressions; so the depth of each expression tree is measured here, without
+ * recursion, and bounded as CPython bounds its compiler's recursion. */
+
+enum { MAX_EXPR_DEPTH = 1000 };
+
+typedef struct depth_item {
+  udf_expr *e;
+  int depth;
+} depth_item;
+
+typedef struct depth_stack {
+  depth_item *items;
+  int n, cap;
+} depth_stack;
+
+static bool depth_push(parser *p, depth_stack *st, udf_expr *e, int depth) {
+  if (!e) return true;
+  if (st->n == st->cap) {
+    int ncap = st->cap ? st->cap * 2 : 64;
+    depth_item *grown = udf_arena_alloc(p->a, (size_t)ncap * sizeof *grown);
+    if (!grown) {
+      P_OOM(p);
+      return false;
+    }
+    if (st->n) memcpy(grown, st->items, (size_t)st->n * sizeof *grown);
+    st->items = grown;
+    st->cap = ncap;
+  }
+  st->items[st->n].e = e;
+  st->items[st->n].depth = depth;
+  st->n++;
+  return true;
+}
+
+static bool check_depth(parser *p, depth_stack *st, udf_expr *root) {
+  if (!root) return true;
+  st->n = 0;
+  if (!depth_push(p, st, root, 1)) return false;
+  while (st->n > 0) {
+    depth_item it = st->items[--st->n];
+    udf_expr *e = it.e;
+    int d = it.depth + 1;
+    if (it.depth > MAX_EXPR_DEPTH) {
+      udf_diag_error(p->dc, NRT_EUNSUPPORTED, root->loc,
+                     "unsupported: an expression nested more than %d levels deep",
+                     MAX_EXPR_DEPTH);
+      return false;
+    }
+    bool ok = true;
+    switch (e->kind) {
+    case UDF_E_FSTRING:
+      for (int i = 0; ok && i < e->u.fstring.nparts; i++)
+        if (e->u.fstring.parts[i].is_field) ok = depth_push(p, st, e->u.fstring.parts[i].expr, d);
+      break;
+    case UDF_E_UNARY: ok = depth_push(p, st, e->u.unary.operand, d); break;
+    case UDF_E_BINARY:
+      ok = depth_push(p, st, e->u.binary.left, d) && depth_push(p, st, e->u.binary.right, d);
+      break;
+    case UDF_E_BOOLOP:
+      for (int i = 0; ok && i < e->u.boolop.n; i++) ok = depth_push(p, st, e->u.boolop.values[i], d);
+      break;
+    case UDF_E_COMPARE:
+      for (int i = 0; ok && i <= e->u.compare.n; i++)
+        ok = depth_push(p, st, e->u.compare.operands[i], d);
+      break;
+    case UDF_E_IFEXP:
+      ok = depth_push(p, st, e->u.ifexp.test, d) && depth_push(p, st, e->u.ifexp.body, d) &&
+           depth_push(p, st, e->u.ifexp.orelse, d);
+      break;
+    case UDF_E_CALL:
+      ok = depth_push(p, st, e->u.call.func, d);
+      for (int i = 0; ok && i < e->u.call.nargs; i++) ok = depth_push(p, st, e->u.call.args[i], d);
+      for (int i = 0; ok && i < e->u.call.nkeywords; i++)
+        ok = depth_push(p, st, e->u.call.keywords[i].value, d);
+      break;
+    case UDF_E_ATTRIBUTE: ok = depth_push(p, st, e->u.attribute.value, d); break;
+    case UDF_E_SUBSCRIPT:
+      ok = depth_push(p, st, e->u.subscript.value, d) && depth_push(p, st, e->u.subscript.index, d);
+      break;
+    case UDF_E_SLICE:
+      ok = depth_push(p, st, e->u.slice.value, d) && depth_push(p, st, e->u.slice.lower, d) &&
+           depth_push(p, st, e->u.slice.upper, d) && depth_push(p, st, e->u.slice.step, d);
+      break;
+    case UDF_E_LIST:
+    case UDF_E_TUPLE:
+      for (int i = 0; ok && i < e->u.seq.n; i++) ok = depth_push(p, st, e->u.seq.items[i], d);
+      break;
+    case UDF_E_LISTCOMP:
+    case UDF_E_GENEXP:
+      ok = depth_push(p, st, e->u.comp.elt, d);
+      for (int g = 0; ok && g < e->u.comp.ngens; g++) {
+        ok = depth_push(p, st, e->u.comp.gens[g].iter, d);
+        for (int k = 0; ok && k < e->u.comp.gens[g].nifs; k++)
+          ok = depth_push(p, st, e->u.comp.gens[g].ifs[k], d);
+      }
+      break;
+    default: break;
+    }
+    if (!ok) return false;
+  }
+  return true;
+}
+
+/* Statements nest at most as deep as the indentation stack allows, so this recursion is
+ * bounded. */
+static bool check_block_depth(parser *p, depth_stack *st, const udf_block *b) {
+  for (int i = 0; i < b->n; i++) {
+    udf_stmt *s = b->items[i];
+    bool ok = true;
+    switch (s->kind) {
+    case UDF_S_EXPR: ok = check_depth(p, st, s->u.expr); break;
+    case UDF_S_ASSIGN:
+      ok = check_depth(p, st, s->u.assign.value);
+      for (int k = 0; ok && k < s->u.assign.ntargets; k++)
+        ok = check_depth(p, st, s->u.assign.targets[k]);
+      break;
+    case UDF_S_AUGASSIGN: ok = check_depth(p, st, s->u.augassign.value); break;
+    case UDF_S_IF:
+      ok = check_depth(p, st, s->u.if_.test) && check_block_depth(p, st, &s->u.if_.body) &&
+           check_block_depth(p, st, &s->u.if_.orelse);
+      break;
+    case UDF_S_WHILE:
+      ok = check_depth(p, st, s->u.while_.test) && check_block_depth(p, st, &s->u.while_.body) &&
+           check_block_depth(p, st, &s->u.while_.orelse);
+      break;
+    case UDF_S_FOR:
+      ok = check_depth(p, st, s->u.for_.iter) && check_block_depth(p, st, &s->u.for_.body) &&
+           check_block_depth(p, st, &s->u.for_.orelse);
+      break;
+    case UDF_S_RETURN: ok = check_depth(p, st, s->u.ret.value); break;
+    default: break;
+    }
+    if (!ok) return false;
+  }
+  return true;
+}
+
 int udf_parse_module(udf_diagctx *dc, udf_arena *a, const char *src, size_t len,
                      udf_module **out) {
   *out = NULL;
@@ -1523,6 +1663,13 @@ int udf_parse_module(udf_diagctx *dc, udf_arena *a, const char *src, size_t len,
       if (strcmp(m->funcs[i]->name, m->funcs[j]->name) == 0)
         return udf_diag_error(dc, NRT_EUNSUPPORTED, m->funcs[i]->loc,
                               "unsupported: function '%s' defined twice", m->funcs[i]->name);
+  depth_stack st = {NULL, 0, 0};
+  for (int i = 0; i < m->nfuncs; i++) {
+    udf_func *f = m->funcs[i];
+    for (int k = 0; k < f->nparams; k++)
+      if (f->defaults[k] && !check_depth(p, &st, f->defaults[k])) return dc->code;
+    if (!check_block_depth(p, &st, &f->body)) return dc->code;
+  }
   *out = m;
   return NRT_OK;
 }

@@ -216,6 +216,37 @@ static int check_bad(const bad *b, const char *kind, size_t i) {
   return ok;
 }
 
+/* Chains parse iteratively but make deep trees: bounded, never a stack overflow. */
+static void test_deep(void) {
+  static char src[200000];
+  const char *parts[] = {" + a", ".upper()", "[0]", " if a else a"};
+  for (int k = 0; k < 4; k++) {
+    size_t n = (size_t)snprintf(src, sizeof src, "def f(a):\n    return a");
+    while (n + 16 < sizeof src) {
+      memcpy(src + n, parts[k], strlen(parts[k]));
+      n += strlen(parts[k]);
+    }
+    src[n] = '\0';
+    udf_type pt[1] = {UDF_TY_STR};
+    udf_module *m;
+    udf_diag d;
+    struct check_live before = check_live_now();
+    int rc = udf_front_compile(src, n, "t.py", NULL, pt, 1, &m, &d, NULL);
+    /* a chain of `x if a else x if ...` nests through the parser's own recursion limit */
+    CHECK(rc == NRT_EUNSUPPORTED || rc == NRT_EPARSE);
+    CHECK(strstr(d.message, "nested") != NULL);
+    CHECK_EQ_INT(d.line, 2);
+    CHECK_NO_LEAK(before);
+  }
+  /* 900 levels are fine */
+  size_t n = (size_t)snprintf(src, sizeof src, "def f(a):\n    return a");
+  for (int i = 0; i < 900; i++) n += (size_t)snprintf(src + n, sizeof src - n, " + a");
+  udf_type pt[1] = {UDF_TY_STR};
+  udf_module *m = NULL;
+  CHECK_EQ_INT(udf_front_compile(src, n, "t.py", NULL, pt, 1, &m, NULL, NULL), NRT_OK);
+  udf_module_free(m);
+}
+
 static void test_formatted(void) {
   const char *src = "def f(s):\n    return t\n";
   udf_type pt[1] = {UDF_TY_STR};
@@ -258,5 +289,6 @@ int main(void) {
     n += check_bad(&semantic[i], "semantic", i);
   printf("test_front_errors: %d bad programs diagnosed exactly\n", n);
   test_formatted();
+  test_deep();
   return check_finish("test_front_errors");
 }
