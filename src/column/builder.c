@@ -10,7 +10,8 @@
 
 /* A utf8_view builder starts a new data block once its current one holds this much, so no
  * chunk exceeds 1 GiB and every view offset fits in int32. */
-#define VIEW_BLOCK_LIMIT ((size_t)512 << 20)
+size_t nrt_col_view_block_limit = (size_t)512 << 20;
+#define VIEW_BLOCK_LIMIT nrt_col_view_block_limit
 #define VIEW_MAX_BLOCKS 256
 #define REF_BATCH 64
 
@@ -233,7 +234,9 @@ static int open_region(nrt_col_builder *b, int64_t len) {
     if (b->n_view_blocks == VIEW_MAX_BLOCKS)
       return fail(b, NRT_ERANGE, "row %lld: utf8_view column data too large",
                   (long long)b->length);
-    size_t initial = cur ? (size_t)64 << 20 : (size_t)4096;
+    size_t later = VIEW_BLOCK_LIMIT / 4 < ((size_t)64 << 20) ? VIEW_BLOCK_LIMIT / 4
+                                                                : ((size_t)64 << 20);
+    size_t initial = cur ? later : (size_t)4096;
     if (nrt_memblock_pod_new(initial, 0, &b->view_blocks[b->n_view_blocks], &e))
       return fail_with(b, &e);
     if (cur)

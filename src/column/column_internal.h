@@ -48,8 +48,13 @@ void nrt_col_share_validity(nrt_column *dst, const nrt_column *src);
  * receives it. The block is finalized. *blk owns one reference. */
 int nrt_col_alloc_buffer(size_t size, nrt_memblock **blk, char **data, struct nrt_error *err);
 
-/* Makes `col` a view of n string windows of a data buffer larger than INT32_MAX bytes (see
- * nrt_col_convert); helper for the utf8 -> utf8_view conversion. */
+/* A utf8_view builder starts a new data block once its current one holds this many bytes
+ * (512 MiB, so no chunk exceeds 1 GiB and view offsets fit int32). Tests lower it to reach
+ * the block switch with little data; nothing else writes it. */
+extern size_t nrt_col_view_block_limit;
+
+/* Viewing a data buffer larger than INT32_MAX bytes (utf8 -> utf8_view): variadic buffer k
+ * starts at byte k * NRT_COL_VIEW_WINDOW of it, so every view offset fits int32. */
 #define NRT_COL_VIEW_WINDOW ((int64_t)1 << 30)
 
 #endif

@@ -93,6 +93,59 @@ static void test_many_view_chunks(void) {
   CHECK_NO_LEAK(before);
 }
 
+/* A utf8_view builder moves to a new data block once one is full (512 MiB normally; lowered
+ * here): buffer indices keep counting across blocks. */
+static void test_view_block_switch(void) {
+  struct check_live before = check_live_now();
+  size_t saved = nrt_col_view_block_limit;
+  nrt_col_view_block_limit = 16 << 10;
+  nrt_col_builder *b;
+  CHECK_EQ_INT(nrt_col_builder_new(NRT_COL_UTF8_VIEW, 0, &b, NULL), NRT_OK);
+  char s[96];
+  for (int i = 0; i < 6000; i++) {
+    if (i % 11 == 5) {
+      nrt_col_builder_append_null(b);
+      continue;
+    }
+    int len = snprintf(s, sizeof s, "row %d of a column spread over many blocks %s", i,
+                       i % 3 ? "\xe6\xbc\xa2\xe5\xad\x97" : "");
+    nrt_col_builder_append_view(b, s, len);
+  }
+  nrt_column *col;
+  CHECK_EQ_INT(nrt_col_builder_finish(b, &col, NULL), NRT_OK);
+  nrt_col_view_block_limit = saved;
+  CHECK(col->n_variadic > 5); /* regions of 1 KiB doubling, blocks of 16 KiB */
+  CHECK_EQ_INT(nrt_col_validate(col, NULL), NRT_OK);
+  int ok = 1;
+  for (int i = 0; i < 6000; i++) {
+    if (i % 11 == 5) {
+      ok &= !nrt_col_is_valid(col, i);
+      continue;
+    }
+    int len = snprintf(s, sizeof s, "row %d of a column spread over many blocks %s", i,
+                       i % 3 ? "\xe6\xbc\xa2\xe5\xad\x97" : "");
+    nrt_str r = nrt_col_str(col, i);
+    ok &= r.len == len && memcmp(r.data, s, (size_t)len) == 0;
+  }
+  CHECK(ok);
+  /* No variadic buffer holds unused bytes: their sizes add up to the long strings. */
+  int64_t sum = 0, want = 0;
+  for (int32_t k = 0; k < col->n_variadic; k++)
+    sum += col->variadic[k].size;
+  for (int i = 0; i < 6000; i++) {
+    nrt_str r = nrt_col_str(col, i);
+    if (r.len > NRT_COL_VIEW_INLINE)
+      want += r.len;
+  }
+  CHECK_EQ_INT(sum, want);
+  nrt_column *u;
+  CHECK_EQ_INT(nrt_col_convert(col, NRT_COL_UTF8, &u, NULL), NRT_OK);
+  CHECK(nrt_col_equal(u, col));
+  nrt_col_release(u);
+  nrt_col_release(col);
+  CHECK_NO_LEAK(before);
+}
+
 static void test_fixed_builders(void) {
   struct check_live before = check_live_now();
   for (int nulls = 0; nulls < 2; nulls++) {
@@ -346,6 +399,7 @@ static void test_row_access_and_slices(void) {
 int main(void) {
   test_string_builders();
   test_many_view_chunks();
+  test_view_block_switch();
   test_fixed_builders();
   test_sticky_errors();
   test_managed_strings_lifecycle();
