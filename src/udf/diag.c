@@ -46,7 +46,7 @@ void udf_diag_finish(const udf_diagctx *dc, udf_diag *out, struct nrt_error *err
   const char *p = dc->src, *end = dc->src + dc->len;
   for (int line = 1; line < dc->d.line && p < end; p++)
     if (*p == '\n') line++;
-  if (p < end || (p == end && dc->d.line >= 1)) {
+  {
     const char *e = p;
     while (e < end && *e != '\n' && *e != '\r') e++;
     if (e - p > 300) e = p + 300; /* a very long line is cut (the caret may then fall off) */

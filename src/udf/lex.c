@@ -190,7 +190,6 @@ static int lex_number(lexer *L) {
   bool is_float = false;
   if (*q != '.') q = scan_digits(L, q, 10, &bad);
   if (bad) return err_at(L, NRT_EPARSE, s, "invalid decimal literal");
-  const char *int_end = q;
   if (q < L->end && *q == '.') {
     is_float = true;
     q++;
@@ -232,7 +231,6 @@ static int lex_number(lexer *L) {
                         "leading zeros in decimal integer literals are not permitted; use an "
                         "0o prefix for octal integers");
     }
-    (void)int_end;
     uint64_t v = 0;
     bool over = false;
     for (size_t i = 0; i < k; i++) {
@@ -360,8 +358,6 @@ static int lex_string(lexer *L, const char *pstart, bool raw, bool is_f) {
   const char *q = L->p;
   char quote = *q;
   bool triple = q + 2 < L->end && q[1] == quote && q[2] == quote;
-  int start_line = L->line;
-  const char *start_line_start = L->line_start;
   udf_loc sloc = loc_at(L, pstart);
   q += triple ? 3 : 1;
   const char *body = q;
@@ -389,8 +385,6 @@ static int lex_string(lexer *L, const char *pstart, bool raw, bool is_f) {
     }
     if (c == '\n' || c == '\r') {
       if (!triple) {
-        (void)start_line;
-        (void)start_line_start;
         return udf_diag_error(L->dc, NRT_EPARSE, sloc,
                               "unterminated string literal (detected at line %d)", L->line);
       }
@@ -517,7 +511,6 @@ static int lex_indent(lexer *L, bool *blank) {
   if (q >= L->end || *q == '#' || *q == '\n' || *q == '\r' ||
       (*q == '\\' && q + 1 < L->end && (q[1] == '\n' || q[1] == '\r'))) {
     *blank = true; /* blank, comment-only and continued lines carry no indentation */
-    if (*q == '\\') return NRT_OK;
     return NRT_OK;
   }
   *blank = false;

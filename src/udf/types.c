@@ -256,7 +256,7 @@ static void assign_var(ck *c, udf_var *v, udf_type t, udf_loc loc) {
 
 static udf_type check_expr(ck *c, udf_expr **ep);
 static udf_type check_cond(ck *c, udf_expr **ep);
-static int check_function(ck *parent, udf_func *fn, const udf_type *ptypes, udf_loc call_loc);
+static int check_function(ck *parent, udf_func *fn, const udf_type *ptypes);
 
 /* A generator expression is materialised as a list, which is only Python's behaviour where
  * the generator is consumed once: as an iterable (for, comprehension, join, min/max, in). */
@@ -320,8 +320,8 @@ static bool is_negative_int_literal(const udf_expr *e) {
          e->u.unary.operand->kind == UDF_E_INT && e->u.unary.operand->u.ival > 0;
 }
 
-/* Types `l op r` given the operand types (already checked). `lt_fixed`: the left side is an
- * augmented-assignment target and cannot be cast. */
+/* Types `l op r` given operands already checked, inserting casts on either side (the caller of
+ * an augmented assignment detects a cast of its target). */
 static udf_type binary_types(ck *c, udf_loc loc, udf_binop op, udf_expr **lp, udf_expr **rp) {
   udf_type lt = (*lp)->type, rt = (*rp)->type;
   if (lt == UNKNOWN || rt == UNKNOWN) return UNKNOWN;
@@ -920,8 +920,6 @@ static udf_type check_method(ck *c, udf_expr *e, udf_expr *attr) {
     if (check_expr(c, &e->u.call.keywords[i].value) == UNKNOWN) unknown = true;
   if (unknown) return UNKNOWN;
   udf_expr *recv = attr->u.attribute.value;
-  if (recv->kind == UDF_E_NAME && !recv->u.name.var)
-    return UNKNOWN;
   if (!need_value(c, recv, "calling a method of")) return UNKNOWN;
   if (rt != UDF_TY_STR) {
     if (rt == UDF_TY_LIST_STR && (strcmp(name, "append") == 0 || strcmp(name, "extend") == 0 ||
@@ -1076,7 +1074,7 @@ static udf_type check_user_call(ck *c, udf_expr *e, udf_func *f) {
       return UNKNOWN;
     }
     /* First met in the final pass (its arguments were not typed before): checked now. */
-    if (check_function(c, f, types, e->loc)) return UNKNOWN;
+    if (check_function(c, f, types)) return UNKNOWN;
   } else {
     for (int i = 0; i < np; i++) {
       udf_type pt = f->params[i]->type;
@@ -1454,8 +1452,7 @@ static void check_block(ck *c, udf_block *b) {
   c->nnarrowed = saved;
 }
 
-static int check_function(ck *parent, udf_func *fn, const udf_type *ptypes, udf_loc call_loc) {
-  (void)call_loc;
+static int check_function(ck *parent, udf_func *fn, const udf_type *ptypes) {
   ck c;
   memset(&c, 0, sizeof c);
   c.dc = parent->dc;
@@ -1484,7 +1481,7 @@ static int check_function(ck *parent, udf_func *fn, const udf_type *ptypes, udf_
     }
     if (c.npending == 0) break;
     for (int i = 0; i < c.npending; i++)
-      if (!c.pending[i]->checked && check_function(&c, c.pending[i], c.pending_types[i], fn->loc))
+      if (!c.pending[i]->checked && check_function(&c, c.pending[i], c.pending_types[i]))
         return c.dc->code;
   }
   c.final = true;
@@ -1530,7 +1527,7 @@ int udf_check_module(udf_diagctx *dc, udf_arena *a, udf_module *m, const char *e
   root.dc = dc;
   root.a = a;
   root.m = m;
-  if (check_function(&root, f, param_types, f->loc)) return dc->code;
+  if (check_function(&root, f, param_types)) return dc->code;
   udf_type r = base(f->result);
   if (!(r == UDF_TY_NONE || r == UDF_TY_STR || r == UDF_TY_INT || r == UDF_TY_FLOAT ||
         r == UDF_TY_BOOL))
