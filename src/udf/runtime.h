@@ -22,7 +22,8 @@
 /* Sets err to (code, msg) and returns code: the raise of compiled code (msg is a literal). */
 int32_t nrt_udf_rt_raise(struct nrt_error *err, int32_t code, const char *msg);
 
-/* int ** int for a non-negative exponent, with OverflowError on int64 overflow. */
+/* int ** int with OverflowError on int64 overflow; a negative exponent (a float result in
+ * Python) is a ValueError. */
 int32_t nrt_udf_rt_ipow(struct nrt_error *err, int64_t base, int64_t exp, int64_t *out);
 /* Python's float floor division, modulo and power (ZeroDivisionError, OverflowError,
  * ValueError for a negative base with a fractional exponent). */

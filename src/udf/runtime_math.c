@@ -8,6 +8,13 @@ int32_t nrt_udf_rt_raise(struct nrt_error *err, int32_t code, const char *msg) {
 }
 
 int32_t nrt_udf_rt_ipow(struct nrt_error *err, int64_t base, int64_t exp, int64_t *out) {
+  /* Typed int ** int: a negative exponent known only at run time would make Python's result
+   * a float, which the compiled type cannot hold (a literal one is typed float by the checker). */
+  if (exp < 0)
+    return nrt_error_set(err, NRT_EVALUE,
+                         "negative exponent %lld in int ** int (the result would be a float; "
+                         "write float(x) ** y)",
+                         (long long)exp);
   int64_t result = 1;
   /* Square-and-multiply; every product checked, but only when it is needed. */
   while (exp > 0) {
