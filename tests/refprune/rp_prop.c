@@ -12,7 +12,10 @@
  *  - on a complete path ending in a raising block (the relation documented in
  *    nrt/refprune.h): with fanout-raise off, counts end equal; with it on, the pruned final
  *    count is the original's minus d, 0 <= d <= the number of the pointer's increfs that ran
- *    in the original on this path and were removed.
+ *    in the original on this path and were removed;
+ *  - on every path, at the end of every block, the removed increfs of an object that ran are at
+ *    least as many as its removed decrefs that ran (no removed decref runs without its incref;
+ *    inside a block normalise may have put a decref after an incref).
  * Also: the pruned module passes the verifier, and the run is deterministic by seed. */
 #include "rp_prop.h"
 
@@ -221,16 +224,20 @@ struct run {
   int count[N_PTR];
   long zero_time[N_PTR]; /* first (block position, time) at which count <= 0, or -1 */
   int removed_incs[N_PTR];
+  int open_negative; /* a removed decref ran with no removed incref of its object open */
 };
 
 static const int alias_maps[3][N_PTR] = {{0, 1, 2}, {0, 0, 1}, {0, 0, 0}};
 
 static void run_path(const struct sim_block *blocks, const int *path, int len, struct run *r,
                      const unsigned char *kept, const int *alias) {
+  int open[N_PTR];
+  r->open_negative = 0;
   for (int p = 0; p < N_PTR; p++) {
     r->count[p] = 0;
     r->zero_time[p] = -1;
     r->removed_incs[p] = 0;
+    open[p] = 0;
   }
   for (int p = 0; p < N_PTR; p++)
     r->count[alias[p]] = 1;
@@ -240,11 +247,16 @@ static void run_path(const struct sim_block *blocks, const int *path, int len, s
       const struct op *o = &b->ops[k];
       int obj = alias[o->ptr];
       r->count[obj] += o->kind;
-      if (kept && o->kind > 0 && o->id >= 0 && !kept[o->id])
-        r->removed_incs[obj]++;
+      if (kept && o->id >= 0 && !kept[o->id]) {
+        r->removed_incs[obj] += o->kind > 0;
+        open[obj] += o->kind;
+      }
       if (r->count[obj] <= 0 && r->zero_time[obj] < 0)
         r->zero_time[obj] = (long)i * 1000 + o->time;
     }
+    /* Checked at block ends: normalise may have moved a decref after an incref in a block. */
+    for (int x = 0; x < N_PTR; x++)
+      r->open_negative |= open[x] < 0;
   }
 }
 
@@ -259,6 +271,8 @@ static void check_path_aliased(struct sim *s, int len, int complete, const int *
       bad = 1; /* the pruned count reached zero earlier */
     if (complete && !raising && p.count[x] != o.count[x])
       bad = 2;
+    if (o.open_negative)
+      bad = 4; /* a removed decref ran before any removed incref it could pair with */
     if (raising) {
       int d = o.count[x] - p.count[x];
       if (!s->raise_on ? d != 0 : (d < 0 || d > o.removed_incs[x]))

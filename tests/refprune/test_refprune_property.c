@@ -11,7 +11,10 @@
  *  - on a complete path ending in a raising block (the relation documented in
  *    nrt/refprune.h): with fanout-raise off, counts end equal; with it on, the pruned final
  *    count is the original's minus d, 0 <= d <= the number of the pointer's increfs that ran
- *    in the original on this path and were removed.
+ *    in the original on this path and were removed;
+ *  - on every path, at the end of every block, the removed increfs of an object that ran are at
+ *    least as many as its removed decrefs that ran (no removed decref runs without its incref;
+ *    inside a block normalise may have put a decref after an incref).
  * Also: the pruned module passes the verifier, and the run is deterministic by seed. */
 #include <stdio.h>
 #include <stdlib.h>
