@@ -1592,6 +1592,23 @@ static bool check_block_depth(parser *p, depth_stack *st, const udf_block *b) {
   return true;
 }
 
+/* `if __name__ == "__main__":` at module level: a script's own test code, never run when the
+ * file is used as a UDF, so it is ignored (as importing the file in Python would). */
+static bool is_main_guard(const udf_stmt *s) {
+  if (s->kind != UDF_S_IF || s->u.if_.orelse.n != 0) return false;
+  const udf_expr *t = s->u.if_.test;
+  if (t->kind != UDF_E_COMPARE || t->u.compare.n != 1 || t->u.compare.ops[0] != UDF_CMP_EQ)
+    return false;
+  const udf_expr *l = t->u.compare.operands[0], *r = t->u.compare.operands[1];
+  if (l->kind == UDF_E_STR) {
+    const udf_expr *tmp = l;
+    l = r;
+    r = tmp;
+  }
+  return l->kind == UDF_E_NAME && strcmp(l->u.name.id, "__name__") == 0 && r->kind == UDF_E_STR &&
+         r->u.str.len == 8 && memcmp(r->u.str.data, "__main__", 8) == 0;
+}
+
 int udf_parse_module(udf_diagctx *dc, udf_arena *a, const char *src, size_t len,
                      udf_module **out) {
   *out = NULL;
@@ -1636,7 +1653,7 @@ int udf_parse_module(udf_diagctx *dc, udf_arena *a, const char *src, size_t len,
       for (int i = 0; i < junk.n; i++) {
         udf_stmt *x = junk.items[i];
         bool docstring = x->kind == UDF_S_EXPR && x->u.expr->kind == UDF_E_STR;
-        if (!docstring && other.line == 0) other = x->loc;
+        if (!docstring && !is_main_guard(x) && other.line == 0) other = x->loc;
       }
       continue;
     }

@@ -343,6 +343,11 @@ static void test_helpers(void) {
     CHECK_EQ_INT(m->entry->result, UDF_TY_STR | UDF_TY_NULLABLE);
     udf_module_free(m);
   }
+  m = compile_str("def f(s):\n    return s\n\nif __name__ == '__main__':\n    print(f('x'))\n");
+  if (m) {
+    CHECK_EQ_INT(m->nfuncs, 1);
+    udf_module_free(m);
+  }
   m = compile_str("upper = lambda s: s.upper()\n");
   if (m) {
     CHECK_EQ_STR(m->entry->name, "upper");
