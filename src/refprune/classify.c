@@ -70,9 +70,9 @@ int rp_classify(struct rp_classifier *c, LLVMValueRef inst, LLVMValueRef *value,
     if (LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMPointerTypeKind)
       return RP_BARRIER;
     *value = v;
-  } else if (kind == RP_OTHER && c->readnone_kind == 0) {
-    return RP_OTHER;
+    return kind;
   }
+  /* A call site marked readnone cannot release or observe an object either. */
   if (kind == RP_BARRIER && c->readnone_kind &&
       LLVMGetCallSiteEnumAttribute(inst, LLVMAttributeFunctionIndex, c->readnone_kind))
     return RP_OTHER;

@@ -73,6 +73,9 @@ struct rp_func {
   int *stamp, *end_stamp, *worklist, *region;
   int stamp_now;
   int strict_calls; /* barriers block pair removal */
+  /* increfs waiting on the decref that blocked them (per event), and those to retry */
+  int *wait_head, *wait_next, *retry;
+  int n_retry;
 };
 
 /* Builds the view of a defined function (with at least one block). */

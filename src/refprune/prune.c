@@ -33,6 +33,12 @@ void nrt_refprune_config_default(struct nrt_refprune_config *cfg) {
 
 static void remove_event(struct rp_func *f, int e, struct nrt_refprune_stats *st) {
   struct rp_event *ev = &f->events[e];
+  /* Increfs that failed because of this decref get another try. */
+  if (f->wait_head) {
+    for (int i = f->wait_head[e]; i >= 0; i = f->wait_next[i])
+      f->retry[f->n_retry++] = i;
+    f->wait_head[e] = -1;
+  }
   if (ev->kind == RP_INC)
     st->increfs_removed++;
   else
@@ -85,39 +91,32 @@ static int decref_run(struct rp_func *f, int from_event, LLVMValueRef to) {
   return 1;
 }
 
-/* The pair passes visit increfs last to first: removing a later pair can unblock an earlier
- * incref (its path no longer crosses that decref), which is then found in the same round. */
-static int pass_per_bb(struct rp_func *f, struct nrt_refprune_stats *st) {
-  int changed = 0;
-  for (int b = f->n - 1; b >= 0; b--) {
-    int end = f->blocks[b].end_event;
-    for (int i = end - 1; i >= f->blocks[b].first_event; i--) {
-      if (f->events[i].kind != RP_INC)
-        continue;
-      LLVMValueRef x = f->events[i].value;
-      int first_unrelated = -1, steps = 0;
-      for (int j = i + 1; j < end && steps < PER_BB_SCAN_LIMIT; j++, steps++) {
-        int k = f->events[j].kind;
-        if (k == RP_BARRIER && f->strict_calls)
-          break;
-        if (k != RP_DEC)
-          continue;
-        if (f->events[j].value != x) {
-          if (first_unrelated < 0)
-            first_unrelated = j;
-          continue;
-        }
-        if (first_unrelated < 0 || decref_run(f, first_unrelated, f->events[j].inst)) {
-          remove_event(f, i, st);
-          remove_event(f, j, st);
-          st->per_bb++;
-          changed = 1;
-        }
-        break;
-      }
+/* Per-block: incref event i and the first later related decref of its block. */
+static int try_per_bb(struct rp_func *f, int i, int *blocker, struct nrt_refprune_stats *st) {
+  int end = f->blocks[f->events[i].block].end_event;
+  LLVMValueRef x = f->events[i].value;
+  int first_unrelated = -1, steps = 0;
+  for (int j = i + 1; j < end && steps < PER_BB_SCAN_LIMIT; j++, steps++) {
+    int k = f->events[j].kind;
+    if (k == RP_BARRIER && f->strict_calls)
+      return 0;
+    if (k != RP_DEC)
+      continue;
+    if (f->events[j].value != x) {
+      if (first_unrelated < 0)
+        first_unrelated = j;
+      continue;
     }
+    if (first_unrelated >= 0 && !decref_run(f, first_unrelated, f->events[j].inst)) {
+      *blocker = first_unrelated;
+      return 0;
+    }
+    remove_event(f, i, st);
+    remove_event(f, j, st);
+    st->per_bb++;
+    return 1;
   }
-  return changed;
+  return 0;
 }
 
 /* The first live event of block b from event index `from` that is a decref or a barrier, or -1
@@ -138,11 +137,15 @@ enum { SEARCH_FAIL = 0, SEARCH_OK = 1 };
  * stamp (both == stamp_now); f->region lists the region, *n_region its size, *raise_ends the
  * raising ends reached. */
 static int region_search(struct rp_func *f, int inc, int target, int allow_raise, size_t limit,
-                         int *n_region, int *raise_ends) {
+                         int *n_region, int *raise_ends, int *blocker) {
   int a = f->events[inc].block;
   LLVMValueRef x = f->events[inc].value;
-  if (first_decision(f, a, inc + 1) >= 0)
+  int first = first_decision(f, a, inc + 1);
+  if (first >= 0) {
+    if (f->events[first].kind == RP_DEC && f->events[first].value != x)
+      *blocker = first;
     return SEARCH_FAIL; /* a decref or barrier after I in its own block */
+  }
   if (f->succ_off[a + 1] == f->succ_off[a])
     return SEARCH_FAIL;
   int stamp = ++f->stamp_now;
@@ -164,8 +167,11 @@ static int region_search(struct rp_func *f, int inc, int target, int allow_raise
       return SEARCH_FAIL;
     int e = first_decision(f, r, f->blocks[r].first_event);
     if (e >= 0) {
-      if (f->events[e].kind != RP_DEC || f->events[e].value != x)
+      if (f->events[e].kind != RP_DEC || f->events[e].value != x) {
+        if (f->events[e].kind == RP_DEC)
+          *blocker = e;
         return SEARCH_FAIL;
+      }
       if (target >= 0 && r != target)
         return SEARCH_FAIL;
       f->end_stamp[r] = stamp;
@@ -224,54 +230,62 @@ static void remove_region(struct rp_func *f, int inc, int n_region, struct nrt_r
   remove_event(f, inc, st);
 }
 
-static int pass_diamond(struct rp_func *f, size_t limit, struct nrt_refprune_stats *st) {
-  int changed = 0;
-  for (int i = f->n_events - 1; i >= 0; i--) {
-    if (f->events[i].kind != RP_INC)
-      continue;
-    int a = f->events[i].block;
-    LLVMValueRef x = f->events[i].value;
-    int b = f->ipdom[a];
-    size_t steps = 0;
-    /* Walk up the post-dominator tree: each block there lies on every path from A to exit. */
-    while (b >= 0 && b < f->n && b != a && steps++ < limit &&
-           rp_dominates(f->dom_pre, f->dom_post, a, b)) {
-      int e = first_decision(f, b, f->blocks[b].first_event);
-      if (e >= 0) {
-        int n_region = 0, raise_ends = 0;
-        if (f->events[e].kind == RP_DEC && f->events[e].value == x &&
-            region_search(f, i, b, 0, limit, &n_region, &raise_ends) == SEARCH_OK) {
-          remove_region(f, i, n_region, st);
-          st->diamond++;
-          changed = 1;
-        }
-        break;
-      }
-      b = f->ipdom[b];
+static int try_diamond(struct rp_func *f, int i, size_t limit, int *blocker,
+                       struct nrt_refprune_stats *st) {
+  int a = f->events[i].block;
+  LLVMValueRef x = f->events[i].value;
+  int b = f->ipdom[a];
+  size_t steps = 0;
+  /* Walk up the post-dominator tree: each block there lies on every path from A to exit. */
+  while (b >= 0 && b < f->n && b != a && steps++ < limit &&
+         rp_dominates(f->dom_pre, f->dom_post, a, b)) {
+    int e = first_decision(f, b, f->blocks[b].first_event);
+    if (e >= 0) {
+      int n_region = 0, raise_ends = 0;
+      if (f->events[e].kind == RP_DEC && f->events[e].value != x)
+        *blocker = e;
+      if (f->events[e].kind != RP_DEC || f->events[e].value != x ||
+          region_search(f, i, b, 0, limit, &n_region, &raise_ends, blocker) != SEARCH_OK)
+        return 0;
+      remove_region(f, i, n_region, st);
+      st->diamond++;
+      return 1;
     }
+    b = f->ipdom[b];
   }
-  return changed;
+  return 0;
 }
 
-static int pass_fanout(struct rp_func *f, size_t limit, int allow_raise,
-                       struct nrt_refprune_stats *st) {
-  int changed = 0;
-  for (int i = f->n_events - 1; i >= 0; i--) {
-    if (f->events[i].kind != RP_INC)
-      continue;
-    int n_region = 0, raise_ends = 0;
-    if (region_search(f, i, -1, allow_raise, limit, &n_region, &raise_ends) != SEARCH_OK)
-      continue;
-    if (allow_raise && raise_ends == 0)
-      continue; /* a plain fanout: left to (and counted by) the fanout sub-pass */
-    remove_region(f, i, n_region, st);
-    if (allow_raise)
-      st->fanout_raise++;
-    else
-      st->fanout++;
-    changed = 1;
+static int try_fanout(struct rp_func *f, int i, size_t limit, int allow_raise, int *blocker,
+                      struct nrt_refprune_stats *st) {
+  int n_region = 0, raise_ends = 0;
+  if (region_search(f, i, -1, allow_raise, limit, &n_region, &raise_ends, blocker) != SEARCH_OK)
+    return 0;
+  if (allow_raise && raise_ends == 0)
+    return 0; /* a plain fanout: left to (and counted by) the fanout sub-pass */
+  remove_region(f, i, n_region, st);
+  if (allow_raise)
+    st->fanout_raise++;
+  else
+    st->fanout++;
+  return 1;
+}
+
+/* Tries the selected sub-passes on incref event i; on failure because of a decref of another
+ * value, i waits on that decref. */
+static int try_all(struct rp_func *f, int i, unsigned passes, size_t limit,
+                   struct nrt_refprune_stats *st) {
+  int blocker = -1;
+  if (((passes & NRT_REFPRUNE_PER_BB) && try_per_bb(f, i, &blocker, st)) ||
+      ((passes & NRT_REFPRUNE_DIAMOND) && try_diamond(f, i, limit, &blocker, st)) ||
+      ((passes & NRT_REFPRUNE_FANOUT) && try_fanout(f, i, limit, 0, &blocker, st)) ||
+      ((passes & NRT_REFPRUNE_FANOUT_RAISE) && try_fanout(f, i, limit, 1, &blocker, st)))
+    return 1;
+  if (blocker >= 0 && f->events[blocker].kind == RP_DEC) {
+    f->wait_next[i] = f->wait_head[blocker];
+    f->wait_head[blocker] = i;
   }
-  return changed;
+  return 0;
 }
 
 static int prune_built(struct rp_func *f, const struct nrt_refprune_config *cfg,
@@ -282,18 +296,36 @@ static int prune_built(struct rp_func *f, const struct nrt_refprune_config *cfg,
     pass_null(f, st);
   if ((passes & NRT_REFPRUNE_DIAMOND) && rp_func_dominance(f, err) != NRT_OK)
     return NRT_ENOMEM;
+  /* Increfs are visited last to first, each trying the selected sub-passes in order: removing
+   * a later pair can unblock an earlier incref (its path no longer meets that decref), which is
+   * then found in the same sweep. An incref that fails because of a decref of another value
+   * waits on that decref and is tried again as soon as the decref is removed. Sweeps repeat
+   * until one removes nothing. */
+  size_t cells = (size_t)f->n_events + 1;
+  f->wait_head = nrt_allocate(sizeof(int) * cells * 3, err);
+  if (!f->wait_head)
+    return NRT_ENOMEM;
+  f->wait_next = f->wait_head + cells;
+  f->retry = f->wait_head + 2 * cells;
   int changed = 1;
   while (changed) {
     changed = 0;
-    if (passes & NRT_REFPRUNE_PER_BB)
-      changed |= pass_per_bb(f, st);
-    if (passes & NRT_REFPRUNE_DIAMOND)
-      changed |= pass_diamond(f, limit, st);
-    if (passes & NRT_REFPRUNE_FANOUT)
-      changed |= pass_fanout(f, limit, 0, st);
-    if (passes & NRT_REFPRUNE_FANOUT_RAISE)
-      changed |= pass_fanout(f, limit, 1, st);
+    for (int e = 0; e < f->n_events; e++)
+      f->wait_head[e] = -1;
+    f->n_retry = 0;
+    for (int i = f->n_events - 1; i >= 0; i--) {
+      int next = i;
+      for (;;) {
+        if (f->events[next].kind == RP_INC && try_all(f, next, passes, limit, st))
+          changed = 1;
+        if (f->n_retry == 0)
+          break;
+        next = f->retry[--f->n_retry];
+      }
+    }
   }
+  nrt_free(f->wait_head, sizeof(int) * cells * 3);
+  f->wait_head = f->wait_next = f->retry = NULL;
   return NRT_OK;
 }
 
