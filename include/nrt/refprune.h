@@ -6,9 +6,9 @@
  * binding and scope exit); this pass removes the redundant ones.
  *
  * The model, and the rules every sub-pass keeps (src/refprune/README.md argues each one):
- *  - Counting: on every execution path, the pruned function's count of each pointer never drops
- *    to zero earlier than the original's and ends at the same value, except on a path that ends
- *    in a raising block (below).
+ *  - Counting: on every execution path, the pruned function's count of each object (also when
+ *    several SSA values point to it) never drops to zero earlier than the original's and ends
+ *    at the same value, except on a path that ends in a raising block (below).
  *  - A "barrier" is a call that might release or observe an object: every call or invoke that is
  *    not a refop, except calls of LLVM intrinsics that touch no memory (llvm.dbg.*,
  *    llvm.lifetime.*, llvm.assume, llvm.expect.*, llvm.experimental.noalias.scope.decl,
