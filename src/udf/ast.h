@@ -130,9 +130,10 @@ typedef enum udf_builtin {
   UDF_BI_ORD,   /* ord(str) -> int (TypeError at runtime unless one character) */
   UDF_BI_CHR,   /* chr(int) -> str (ValueError at runtime out of range) */
   UDF_BI_ABS,   /* abs(int|float) -> same type (bool is cast to int) */
-  UDF_BI_MIN,   /* min(a, b, ...) all of one type int|float|str (bool cast to int when mixed
-                 * with int), or min(x) of one str (its smallest character) or list[str]
-                 * (ValueError at runtime when empty) */
+  UDF_BI_MIN,   /* min(a, b, ...) all of one type int|float|str|bool (mixed types are
+                 * rejected: Python's result type would depend on the values), or min(x) of
+                 * one str (its smallest character), list[str] or tuple[str] (ValueError at
+                 * runtime when empty); the argument may be a UDF_E_GENEXP */
   UDF_BI_MAX,   /* as min */
   UDF_BI_RANGE  /* range(stop) | range(start, stop) | range(start, stop, step), int args;
                  * type UDF_TY_RANGE (ValueError at runtime for step 0) */
