@@ -18,7 +18,7 @@
 
 #define NRT_CACHE_GRANULE 16
 #define NRT_CACHE_CLASSES 16 /* blocks up to 256 bytes */
-#define NRT_CACHE_DEPTH 64
+#define NRT_CACHE_DEPTH 256 /* covers the 256 results the exec free pass releases at a time */
 
 struct nrt_block_cache {
   void *head[NRT_CACHE_CLASSES];
