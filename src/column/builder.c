@@ -24,30 +24,31 @@ struct growbuf {
 };
 
 struct nrt_col_builder {
+  /* Hot fields first: the append fast paths read only these. */
   enum nrt_col_type type;
   int status;
-  struct nrt_error error;
   int64_t length;
+  struct growbuf values;   /* offsets, views, values or value bits */
+  struct growbuf data;     /* utf8 / large_utf8 bytes */
+  struct growbuf validity; /* created at the first null */
+  /* managed strings recorded until the free pass: a plain growable array (released by a
+   * tight decref loop, no per-element destructor call) */
+  nrt_meminfo **refs;
+  size_t n_refs;
+  size_t ref_cap;
+  char *reg_begin, *reg_cur, *reg_end; /* the open region (the block's latest allocation) */
+  const char *cur_base;     /* start of the current block's last chunk */
+  int32_t reg_index;        /* its variadic buffer index */
   int64_t null_count;
   int64_t expected;
-  struct growbuf values;   /* offsets, views, values or value bits */
-  struct growbuf validity; /* created at the first null */
-  struct growbuf data;     /* utf8 / large_utf8 bytes */
+  struct nrt_error error;
   /* utf8_view long strings: chunks of these blocks are the variadic buffers */
   nrt_memblock *view_blocks[VIEW_MAX_BLOCKS];
   int n_view_blocks;
   int32_t chunks_before;    /* chunks in the blocks before the current one */
   size_t cur_chunks;        /* chunks of the current block seen so far */
-  const char *cur_base;     /* start of the current block's last chunk */
   bool cur_full;            /* the current block reached VIEW_BLOCK_LIMIT: start another */
-  char *reg_begin, *reg_cur, *reg_end; /* the open region (the block's latest allocation) */
-  int32_t reg_index;        /* its variadic buffer index */
   size_t reg_size;          /* size of the next region */
-  /* managed strings recorded until the free pass */
-  nrt_memblock *refs; /* OBJECTARRAY of nrt_meminfo * (zeroed slots are skipped) */
-  nrt_meminfo **ref_slots;
-  size_t ref_free;
-  size_t n_refs;
 };
 
 static int fail(nrt_col_builder *b, int code, const char *fmt, ...) NRT_PRINTF(3, 4);
@@ -166,23 +167,25 @@ static void decref_elem(void *elem, void *info) {
   nrt_mi_decref(*(nrt_meminfo **)elem);
 }
 
+/* Grows the reference array (doubling from REF_BATCH). */
+static int grow_refs(nrt_col_builder *b) {
+  struct nrt_error e = {0};
+  size_t cap = b->ref_cap ? 2 * b->ref_cap : REF_BATCH;
+  if (cap > SIZE_MAX / (2 * sizeof *b->refs))
+    return fail(b, NRT_ERANGE, "row %lld: too many managed strings", (long long)b->length);
+  void *p = nrt_reallocate(b->refs, b->ref_cap * sizeof *b->refs, cap * sizeof *b->refs, &e);
+  if (!p)
+    return fail_with(b, &e);
+  b->refs = (nrt_meminfo **)p;
+  b->ref_cap = cap;
+  return NRT_OK;
+}
+
 /* Records one reference to mi (already taken by the caller) for the free pass. */
-static int record_ref(nrt_col_builder *b, nrt_meminfo *mi) {
-  if (!b->ref_free) {
-    struct nrt_error e = {0};
-    if (!b->refs && nrt_memblock_objectarray_new(sizeof(nrt_meminfo *), sizeof(nrt_meminfo *),
-                                                 4 * REF_BATCH, decref_elem, NULL, &b->refs,
-                                                 &e))
-      return fail_with(b, &e);
-    void *slots;
-    if (nrt_memblock_objectarray_allocate(b->refs, REF_BATCH, &slots, &e))
-      return fail_with(b, &e);
-    b->ref_slots = (nrt_meminfo **)slots;
-    b->ref_free = REF_BATCH;
-  }
-  *b->ref_slots++ = mi;
-  b->ref_free--;
-  b->n_refs++;
+static inline int record_ref(nrt_col_builder *b, nrt_meminfo *mi) {
+  if (b->n_refs == b->ref_cap && grow_refs(b))
+    return b->status;
+  b->refs[b->n_refs++] = mi;
   return NRT_OK;
 }
 
@@ -319,44 +322,87 @@ static int append_bytes(nrt_col_builder *b, const char *s, int64_t len) {
   }
 }
 
-int nrt_col_builder_append_view(nrt_col_builder *b, const char *s, int64_t len) {
-  /* Fast path: an offsets layout with room in both buffers and no bitmap. */
-  if ((b->type == NRT_COL_UTF8 || b->type == NRT_COL_LARGE_UTF8) && !b->status &&
-      !b->validity.data && b->data.data && len >= 0 &&
-      (uint64_t)len <= b->data.cap - b->data.used &&
-      b->values.cap - b->values.used >= 8 &&
-      (b->type == NRT_COL_LARGE_UTF8 || b->data.used + (uint64_t)len <= INT32_MAX)) {
+/* The append fast paths: no sticky error, no bitmap, room in the buffers. Each returns true
+ * when it appended the row; false leaves everything unchanged for the general path. */
+static inline bool append_fast(nrt_col_builder *b, const char *s, int64_t len) {
+  if (b->status || b->validity.data || len < 0)
+    return false;
+  switch (b->type) {
+  case NRT_COL_UTF8: {
+    size_t used = b->data.used;
+    if ((uint64_t)len > b->data.cap - used || b->values.cap - b->values.used < 4 ||
+        used + (uint64_t)len > INT32_MAX || !b->data.data)
+      return false;
     if (len) /* s may be NULL for an empty string */
-      memcpy(b->data.data + b->data.used, s, (size_t)len);
-    b->data.used += (size_t)len;
-    if (b->type == NRT_COL_UTF8) {
-      int32_t o = (int32_t)b->data.used;
-      memcpy(b->values.data + b->values.used, &o, 4);
-      b->values.used += 4;
-    } else {
-      int64_t o = (int64_t)b->data.used;
-      memcpy(b->values.data + b->values.used, &o, 8);
-      b->values.used += 8;
-    }
-    b->length++;
-    return NRT_OK;
+      memcpy(b->data.data + used, s, (size_t)len);
+    int32_t o = (int32_t)(used + (size_t)len);
+    b->data.used = (size_t)o;
+    memcpy(b->values.data + b->values.used, &o, 4);
+    b->values.used += 4;
+    break;
   }
+  case NRT_COL_LARGE_UTF8: {
+    size_t used = b->data.used;
+    if ((uint64_t)len > b->data.cap - used || b->values.cap - b->values.used < 8 ||
+        !b->data.data)
+      return false;
+    if (len)
+      memcpy(b->data.data + used, s, (size_t)len);
+    int64_t o = (int64_t)(used + (size_t)len);
+    b->data.used = (size_t)o;
+    memcpy(b->values.data + b->values.used, &o, 8);
+    b->values.used += 8;
+    break;
+  }
+  case NRT_COL_UTF8_VIEW: {
+    if (b->values.cap - b->values.used < sizeof(nrt_col_view))
+      return false;
+    nrt_col_view v;
+    memset(&v, 0, sizeof v);
+    v.length = (int32_t)len;
+    if (len <= NRT_COL_VIEW_INLINE) {
+      if (len)
+        memcpy(v.u.inlined, s, (size_t)len);
+    } else {
+      if (!b->reg_cur || len > b->reg_end - b->reg_cur)
+        return false;
+      memcpy(v.u.ref.prefix, s, 4);
+      memcpy(b->reg_cur, s, (size_t)len);
+      v.u.ref.buffer_index = b->reg_index;
+      v.u.ref.offset = (int32_t)(b->reg_cur - b->cur_base);
+      b->reg_cur += len;
+    }
+    memcpy(b->values.data + b->values.used, &v, sizeof v);
+    b->values.used += sizeof v;
+    break;
+  }
+  default:
+    return false;
+  }
+  b->length++;
+  return true;
+}
+
+int nrt_col_builder_append_view(nrt_col_builder *b, const char *s, int64_t len) {
+  if (append_fast(b, s, len))
+    return NRT_OK;
   return append_bytes(b, s, len);
 }
 
 int nrt_col_builder_append_str(nrt_col_builder *b, const nrt_str *s) {
-  if (nrt_col_builder_append_view(b, s->data, s->len))
+  if (!append_fast(b, s->data, s->len) && append_bytes(b, s->data, s->len))
     return b->status;
   if (!s->mi)
     return NRT_OK;
   if (record_ref(b, s->mi))
     return b->status;
-  nrt_str_retain(s);
+  nrt_mi_incref_inline(s->mi); /* nrt_str_retain, without the call */
   return NRT_OK;
 }
 
 int nrt_col_builder_append_str_move(nrt_col_builder *b, nrt_str *s) {
-  if (nrt_col_builder_append_view(b, s->data, s->len) || !s->mi || record_ref(b, s->mi)) {
+  if ((!append_fast(b, s->data, s->len) && append_bytes(b, s->data, s->len)) || !s->mi ||
+      record_ref(b, s->mi)) {
     nrt_str_release(s); /* not recorded (failure or a borrowed view): drop it now */
     return b->status;
   }
@@ -482,15 +528,16 @@ size_t nrt_col_builder_ref_count(const nrt_col_builder *b) {
 void nrt_col_builder_free_pass(nrt_col_builder *b) {
   if (!b)
     return;
-  nrt_memblock_release(b->refs); /* the element destructor decrefs every recorded string */
-  b->refs = NULL;
-  b->ref_slots = NULL;
-  b->ref_free = 0;
-  b->n_refs = 0;
+  nrt_meminfo **refs = b->refs;
+  size_t n = b->n_refs;
+  b->n_refs = 0; /* the array is kept for the next batch */
+  for (size_t i = 0; i < n; i++)
+    nrt_mi_decref(refs[i]);
 }
 
 static void destroy(nrt_col_builder *b) {
   nrt_col_builder_free_pass(b);
+  nrt_free(b->refs, b->ref_cap * sizeof *b->refs);
   nrt_memblock_release(b->values.blk);
   nrt_memblock_release(b->validity.blk);
   nrt_memblock_release(b->data.blk);
@@ -552,15 +599,29 @@ static int finish(nrt_col_builder *b, nrt_column **out, nrt_memblock **refs,
   if (refs)
     *refs = NULL;
   int rc = b->status;
-  if (rc)
+  nrt_memblock *list = NULL;
+  void *slots = NULL;
+  if (rc) {
     nrt_error_set(err, rc, "%s", b->error.message);
-  else
-    rc = make_column(b, out, err);
-  if (rc == NRT_OK && refs && b->refs) {
-    nrt_memblock_pod_finalize(b->refs, NULL);
-    *refs = b->refs;
-    b->refs = NULL;
+  } else if (refs && b->n_refs) {
+    /* The hand-over list: zeroed slots first (a zero slot is skipped by the element
+     * destructor), filled once the column exists, so a failure leaves the references with
+     * the builder, whose destruction releases them. */
+    rc = nrt_memblock_objectarray_new(sizeof(nrt_meminfo *), sizeof(nrt_meminfo *), b->n_refs,
+                                      decref_elem, NULL, &list, err);
+    if (rc == NRT_OK)
+      rc = nrt_memblock_objectarray_allocate(list, b->n_refs, &slots, err);
   }
+  if (rc == NRT_OK)
+    rc = make_column(b, out, err);
+  if (rc == NRT_OK && list) {
+    memcpy(slots, b->refs, b->n_refs * sizeof *b->refs);
+    b->n_refs = 0;
+    nrt_memblock_pod_finalize(list, NULL);
+    *refs = list;
+    list = NULL;
+  }
+  nrt_memblock_release(list);
   destroy(b);
   return rc;
 }
