@@ -45,6 +45,11 @@ struct apply_job {
   int64_t rows;
   int64_t chunk_rows;
   struct apply_chunk *chunks;
+  /* Sequential applies (one thread: chunks run in order on the caller) build every chunk into
+   * this one builder, made by chunk 0 and finished by apply, so no stitching copies the
+   * rows again. NULL otherwise. */
+  bool sequential;
+  nrt_col_builder *shared;
   _Atomic int64_t stop_row; /* lowest row whose failure stops the apply; INT64_MAX: none */
   _Atomic int64_t rows_done; /* rows of finished chunks, for on_progress */
   void (*on_progress)(void *arg, int64_t rows_done, int64_t rows);
@@ -145,6 +150,13 @@ static inline int store_result(const struct apply_job *job, nrt_col_builder *b, 
   }
 }
 
+/* Abandons a chunk's builder (the shared one too: a stopping error ends the apply). */
+static void drop_builder(struct apply_job *job, nrt_col_builder *b) {
+  if (b == job->shared)
+    job->shared = NULL;
+  nrt_col_builder_abort(b);
+}
+
 static void run_chunk(void *arg, int64_t k) {
   struct apply_job *job = arg;
   struct apply_chunk *c = &job->chunks[k];
@@ -168,11 +180,17 @@ static void run_chunk(void *arg, int64_t k) {
   }
   memset(args, 0, (job->n_inputs < APPLY_STACK_ARGS ? APPLY_STACK_ARGS : job->n_inputs) *
                       sizeof *args);
-  nrt_col_builder *b = NULL;
-  int rc = nrt_col_builder_new(job->builder_type, end - start, &b, &e);
-  if (rc) {
-    chunk_error(job, c, start, rc, e.message, 1);
-    goto done;
+  nrt_col_builder *b = job->shared;
+  int rc = NRT_OK;
+  if (!b) {
+    rc = nrt_col_builder_new(job->builder_type, job->sequential ? job->rows : end - start, &b,
+                             &e);
+    if (rc) {
+      chunk_error(job, c, start, rc, e.message, 1);
+      goto done;
+    }
+    if (job->sequential)
+      job->shared = b;
   }
   /* One utf8 input without nulls (the common case): its rows are read straight from the
    * offsets, with the argument's kind set once. */
@@ -187,7 +205,7 @@ static void run_chunk(void *arg, int64_t k) {
     if (--batch_left == 0) {
       batch_left = APPLY_BATCH;
       if (i > atomic_load_explicit(&job->stop_row, memory_order_relaxed)) {
-        nrt_col_builder_abort(b);
+        drop_builder(job, b);
         b = NULL;
         goto done; /* a lower row stopped the apply: this chunk's rows are not needed */
       }
@@ -219,7 +237,7 @@ static void run_chunk(void *arg, int64_t k) {
           rc = nrt_col_builder_append_null(b);
         } else {
           chunk_error(job, c, i, rc, e.message, 1);
-          nrt_col_builder_abort(b);
+          drop_builder(job, b);
           b = NULL;
           goto done;
         }
@@ -231,7 +249,7 @@ static void run_chunk(void *arg, int64_t k) {
           snprintf(msg, sizeof msg, "the row function returned %s, expected %s",
                    kind_name(kind), kind_name(job->result_kind));
           chunk_error(job, c, i, NRT_ETYPE, msg, 1);
-          nrt_col_builder_abort(b);
+          drop_builder(job, b);
           b = NULL;
           goto done;
         }
@@ -239,6 +257,8 @@ static void run_chunk(void *arg, int64_t k) {
     }
     if (rc != NRT_OK) { /* the builder failed (allocation, size): its message names why */
       nrt_column *dropped = NULL;
+      if (b == job->shared)
+        job->shared = NULL;
       nrt_col_builder_finish(b, &dropped, &e);
       b = NULL;
       nrt_col_release(dropped);
@@ -246,7 +266,12 @@ static void run_chunk(void *arg, int64_t k) {
       goto done;
     }
   }
-  rc = nrt_col_builder_finish(b, &c->col, &e); /* the chunk's free pass runs here */
+  if (b == job->shared) {
+    nrt_col_builder_free_pass(b); /* the chunk's free pass; apply finishes the builder */
+    rc = NRT_OK;
+  } else {
+    rc = nrt_col_builder_finish(b, &c->col, &e); /* the chunk's free pass runs here */
+  }
   b = NULL;
   if (rc)
     chunk_error(job, c, end - 1, rc, e.message, 1);
@@ -353,6 +378,7 @@ int nrt_exec_apply(nrt_column *const *inputs, size_t n_inputs, nrt_row_fn fn, vo
   info->threads = threads;
   job.chunk_rows = o->chunk_rows > 0 ? o->chunk_rows : choose_chunk_rows(job.rows, threads);
   int64_t n_chunks = job.rows == 0 ? 1 : (job.rows - 1) / job.chunk_rows + 1;
+  int64_t n_chunks_out = n_chunks; /* chunk columns to stitch */
   atomic_init(&job.stop_row, INT64_MAX);
   atomic_init(&job.rows_done, 0);
   job.on_progress = o->on_progress;
@@ -369,7 +395,19 @@ int nrt_exec_apply(nrt_column *const *inputs, size_t n_inputs, nrt_row_fn fn, vo
     job.chunks[k].error_message[0] = '\0';
   }
 
+  job.sequential = threads == 1 && n_chunks > 1;
+  job.shared = NULL;
   nrt_pool_run(n_chunks, threads, run_chunk, &job);
+  if (job.shared) {
+    /* Sequential: the whole output is in one builder. */
+    struct nrt_error e;
+    rc = nrt_col_builder_finish(job.shared, &job.chunks[0].col, &e);
+    job.shared = NULL;
+    if (rc)
+      chunk_error(&job, &job.chunks[n_chunks - 1], job.rows - 1, rc, e.message, 1);
+    else
+      n_chunks_out = 1;
+  }
 
   for (int64_t k = 0; k < n_chunks; k++) {
     info->calls += job.chunks[k].calls;
@@ -383,7 +421,7 @@ int nrt_exec_apply(nrt_column *const *inputs, size_t n_inputs, nrt_row_fn fn, vo
   }
   if (stop) {
     rc = nrt_error_set(err, stop->error_code, "%s", stop->error_message);
-  } else if (n_chunks == 1) {
+  } else if (n_chunks_out == 1) {
     *out = job.chunks[0].col;
     job.chunks[0].col = NULL;
   } else {
