@@ -20,20 +20,33 @@ typedef struct lexer {
   int n, cap;
   int indent[MAX_INDENT], altindent[MAX_INDENT];
   int nindent;
+  /* column cache: the code point count of [line_start, col_pos) is col_count, so a long line
+   * is counted once, not once per token */
+  const char *col_pos;
+  int col_count;
   char brackets[MAX_BRACKETS];
   udf_loc bracket_loc[MAX_BRACKETS];
   int depth;
 } lexer;
 
-static udf_loc loc_at(const lexer *L, const char *q) {
+static udf_loc loc_at(lexer *L, const char *q) {
   udf_loc l;
   l.line = L->line;
   if (q < L->line_start) { /* a token that started on an earlier line: the caller knows */
     l.col = 1;
     return l;
   }
+  if (L->col_pos < L->line_start) {
+    L->col_pos = L->line_start;
+    L->col_count = 0;
+  }
+  if (q >= L->col_pos)
+    L->col_count += (int)nrt_utf8_count(L->col_pos, (size_t)(q - L->col_pos));
+  else
+    L->col_count -= (int)nrt_utf8_count(q, (size_t)(L->col_pos - q));
+  L->col_pos = q;
   int base = (L->line == L->start.line) ? L->start.col : 1;
-  l.col = base + (int)nrt_utf8_count(L->line_start, (size_t)(q - L->line_start));
+  l.col = base + L->col_count;
   return l;
 }
 

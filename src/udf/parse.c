@@ -16,6 +16,10 @@ typedef struct parser {
   int loop_depth;
   bool in_func;
   int nesting; /* recursion guard */
+  /* body_loc cache: fields of an f-string are located left to right, each from the last */
+  const udf_token *bl_tok;
+  const char *bl_pos;
+  udf_loc bl_loc;
 } parser;
 
 #define P_OOM(p) udf_diag_error((p)->dc, NRT_ENOMEM, (udf_loc){0, 0}, "out of memory")
@@ -121,27 +125,34 @@ static bool parse_block(parser *p, udf_block *b, const char *what, int header_li
 /* ---------------------------------------------------------------------------------------
  * f-strings */
 
-/* Location of `q` inside the body of string token t (bodies may span lines). */
-static udf_loc body_loc(const udf_token *t, const char *q) {
-  udf_loc l = t->body_loc;
-  const char *ls = t->body;
-  for (const char *s = t->body; s < q; s++) {
-    if (*s == '\n' || (*s == '\r' && !(s + 1 < q && s[1] == '\n'))) {
+/* Location of `q` inside the body of string token t (bodies may span lines), counted on from
+ * the previous call for the same token so that a long f-string is scanned once. */
+static udf_loc body_loc(parser *p, const udf_token *t, const char *q) {
+  if (p->bl_tok != t || p->bl_pos > q) {
+    p->bl_tok = t;
+    p->bl_pos = t->body;
+    p->bl_loc = t->body_loc;
+  }
+  udf_loc l = p->bl_loc;
+  const char *seg = p->bl_pos;
+  for (const char *c = p->bl_pos; c < q; c++) {
+    if (*c == '\n' || (*c == '\r' && !(c + 1 < q && c[1] == '\n'))) {
       l.line++;
       l.col = 1;
-      ls = s + 1;
+      seg = c + 1;
     }
   }
-  if (ls == t->body)
-    l.col = t->body_loc.col + (int)nrt_utf8_count(t->body, (size_t)(q - t->body));
-  else
-    l.col = 1 + (int)nrt_utf8_count(ls, (size_t)(q - ls));
+  l.col += (int)nrt_utf8_count(seg, (size_t)(q - seg));
+  p->bl_pos = q;
+  p->bl_loc = l;
   return l;
 }
 
 typedef struct fparts {
   udf_fpart *items;
   int n, cap;
+  char *lit_buf;  /* the last part's text buffer when it is ours to extend, else NULL */
+  size_t lit_cap; /* its capacity */
 } fparts;
 
 static bool fpart_push(parser *p, fparts *f, udf_fpart part) {
@@ -149,7 +160,15 @@ static bool fpart_push(parser *p, fparts *f, udf_fpart part) {
     /* merge adjacent literal text */
     udf_fpart *last = &f->items[f->n - 1];
     int64_t n = last->text.len + part.text.len;
-    char *buf = udf_arena_alloc(p->a, (size_t)n + 1);
+    if (f->lit_buf && (size_t)n + 1 <= f->lit_cap) { /* room left: append in place */
+      char *buf = f->lit_buf;
+      memcpy(buf + last->text.len, part.text.data, (size_t)part.text.len);
+      buf[n] = '\0';
+      last->text.len = n;
+      return true;
+    }
+    size_t cap = ((size_t)n + 1) * 2; /* doubling: many pieces ({{, adjacent literals) stay linear */
+    char *buf = udf_arena_alloc(p->a, cap);
     if (!buf) {
       P_OOM(p);
       return false;
@@ -159,6 +178,8 @@ static bool fpart_push(parser *p, fparts *f, udf_fpart part) {
     buf[n] = '\0';
     last->text.data = buf;
     last->text.len = n;
+    f->lit_buf = buf;
+    f->lit_cap = cap;
     return true;
   }
   if (!part.is_field && part.text.len == 0) return true;
@@ -174,6 +195,7 @@ static bool fpart_push(parser *p, fparts *f, udf_fpart part) {
     f->cap = ncap;
   }
   f->items[f->n++] = part;
+  f->lit_buf = NULL; /* the new part's text belongs to someone else: copy before extending */
   return true;
 }
 
@@ -185,7 +207,7 @@ static bool literal_part(parser *p, fparts *f, const udf_token *t, const char *s
 }
 
 static bool ferr(parser *p, const udf_token *t, const char *q, const char *msg) {
-  udf_diag_error(p->dc, NRT_EPARSE, body_loc(t, q), "%s", msg);
+  udf_diag_error(p->dc, NRT_EPARSE, body_loc(p, t, q), "%s", msg);
   return false;
 }
 
@@ -193,7 +215,7 @@ static bool ferr(parser *p, const udf_token *t, const char *q, const char *msg) 
 static udf_expr *field_expr(parser *p, const udf_token *t, const char *s, size_t n) {
   udf_token *toks;
   int ntoks;
-  if (udf_lex(p->dc, p->a, s, n, body_loc(t, s), true, &toks, &ntoks)) return NULL;
+  if (udf_lex(p->dc, p->a, s, n, body_loc(p, t, s), true, &toks, &ntoks)) return NULL;
   parser sub = *p;
   sub.t = toks;
   sub.n = ntoks;
@@ -308,7 +330,7 @@ static bool parse_fstring_token(parser *p, fparts *f, const udf_token *t) {
       const char *ss = ++s;
       while (s < end && *s != '}') {
         if (*s == '{')
-          return udf_diag_error(p->dc, NRT_EUNSUPPORTED, body_loc(t, s),
+          return udf_diag_error(p->dc, NRT_EUNSUPPORTED, body_loc(p, t, s),
                                 "unsupported: nested replacement fields in a format spec"),
                  false;
         s++;
@@ -354,7 +376,7 @@ static udf_expr *parse_strings(parser *p) {
     e->u.str.len = k;
     return e;
   }
-  fparts f = {NULL, 0, 0};
+  fparts f = {NULL, 0, 0, NULL, 0};
   for (int i = start; i < end; i++) {
     udf_token *t = &p->t[i];
     if (t->is_f) {

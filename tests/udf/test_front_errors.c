@@ -218,7 +218,7 @@ static int check_bad(const bad *b, const char *kind, size_t i) {
 
 /* Chains parse iteratively but make deep trees: bounded, never a stack overflow. */
 static void test_deep(void) {
-  static char src[200000];
+  static char src[16384]; /* chains of 2,000 to 4,000 links */
   const char *parts[] = {" + a", ".upper()", "[0]", " if a else a"};
   for (int k = 0; k < 4; k++) {
     size_t n = (size_t)snprintf(src, sizeof src, "def f(a):\n    return a");
