@@ -15,7 +15,7 @@ if(NRT_FUZZ)
   target_include_directories(fuzz_front PRIVATE ${PROJECT_SOURCE_DIR}/src)
   file(COPY ${CMAKE_CURRENT_SOURCE_DIR}/fuzz_front_seeds/ DESTINATION ${CMAKE_CURRENT_BINARY_DIR}/fuzz_front_corpus)
   add_test(NAME fuzz_front
-    COMMAND fuzz_front -max_total_time=25 -rss_limit_mb=2048 -max_len=4096
+    COMMAND fuzz_front -max_total_time=25 -timeout=10 -rss_limit_mb=2048 -max_len=4096
             -dict=${CMAKE_CURRENT_SOURCE_DIR}/fuzz_front.dict ${CMAKE_CURRENT_BINARY_DIR}/fuzz_front_corpus)
   set_tests_properties(fuzz_front PROPERTIES LABELS fuzz TIMEOUT 120)
 endif()
