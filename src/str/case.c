@@ -99,6 +99,63 @@ CASE_INLINE unsigned char byte_map(unsigned char b, enum case_mode mode, bool *p
 }
 #endif
 
+/* The bytes p[0..n) (1 <= n <= 7) zero-extended into a word, without reading past them. */
+CASE_INLINE uint64_t load_small(const unsigned char *p, int64_t n) {
+  if (n >= 4) { /* two overlapping 4-byte loads */
+    uint32_t lo, hi;
+    memcpy(&lo, p, 4);
+    memcpy(&hi, p + n - 4, 4);
+    return (uint64_t)lo | (((uint64_t)hi >> (8 * (8 - n))) << 32);
+  }
+  return (uint64_t)p[0] | ((uint64_t)p[n >> 1] << (8 * (n >> 1))) |
+         ((uint64_t)p[n - 1] << (8 * (n - 1)));
+}
+
+/* Up to 8 bytes of u[i..len) (i < len) zero-extended into a word, with fixed-size loads:
+ * variable-size copies become library calls, which cost more than the mapping itself. */
+CASE_INLINE uint64_t load_upto8(const unsigned char *u, int64_t i, int64_t len) {
+  int64_t avail = len - i;
+  if (avail >= 8)
+    return load_word(u + i);
+  if (len >= 8) /* the last 8 bytes, the ones before i shifted out */
+    return load_word(u + len - 8) >> (8 * (8 - avail));
+  return load_small(u + i, avail);
+}
+
+/* Encodes cp (a valid scalar value) at out; returns the byte count. */
+CASE_INLINE int encode(uint32_t cp, char *out) {
+  if (cp < 0x80) {
+    out[0] = (char)cp;
+    return 1;
+  }
+  if (cp < 0x800) {
+    out[0] = (char)(0xC0 | (cp >> 6));
+    out[1] = (char)(0x80 | (cp & 0x3F));
+    return 2;
+  }
+  if (cp < 0x10000) {
+    out[0] = (char)(0xE0 | (cp >> 12));
+    out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+    out[2] = (char)(0x80 | (cp & 0x3F));
+    return 3;
+  }
+  out[0] = (char)(0xF0 | (cp >> 18));
+  out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+  out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+  out[3] = (char)(0x80 | (cp & 0x3F));
+  return 4;
+}
+
+/* Copies the n-byte (2..4) sequence at p to out. */
+CASE_INLINE void copy_seq(char *out, const unsigned char *p, int n) {
+  out[0] = (char)p[0];
+  out[1] = (char)p[1];
+  if (n > 2)
+    out[2] = (char)p[2];
+  if (n > 3)
+    out[3] = (char)p[3];
+}
+
 /* Decodes the non-ASCII code point at p (valid UTF-8) and sets *n to its length. */
 CASE_INLINE uint32_t decode(const unsigned char *p, int *n) {
   unsigned char b = p[0];
@@ -175,14 +232,14 @@ CASE_INLINE int64_t emit_mapped(const char *s, int64_t len, int64_t at, int n, u
   }
   if (k == 1 && seq[0] == cp) {
     if (out)
-      memcpy(out + o, s + at, (size_t)n);
+      copy_seq(out + o, (const unsigned char *)s + at, n);
     return n;
   }
   *any = 1;
   int64_t produced = 0;
   for (size_t j = 0; j < k; j++) {
     if (out)
-      produced += (int64_t)nrt_utf8_encode(seq[j], out + o + produced);
+      produced += encode(seq[j], out + o + produced);
     else
       produced += utf8_len(seq[j]);
   }
@@ -191,14 +248,17 @@ CASE_INLINE int64_t emit_mapped(const char *s, int64_t len, int64_t at, int n, u
 
 /* Case conversion `mode` of s[from..len) (s[0..from) is context for Final_Sigma only; title
  * starts a word at `from`): writes it at out (when not NULL) and returns its byte length;
- * *changed (when not NULL) says whether it differs from the input. */
+ * *changed (when not NULL) says whether it differs from the input. With `slack`, out has room
+ * for 8 bytes past the result at every point, so ASCII runs are stored as whole words. */
 CASE_INLINE int64_t convert(const char *s, int64_t len, int64_t from, enum case_mode mode,
-                            char *out, bool *changed) {
+                            char *out, bool *changed, bool slack) {
   const unsigned char *u = (const unsigned char *)s;
   int64_t i = from, o = 0;
   uint64_t any = 0;
   bool prev = false; /* title: the previous character is cased */
-  const bool by_words = mode != MODE_TITLE || LITTLE_WORDS;
+  /* Word loops over long ASCII runs; with slack (short inputs) the one-word step below
+   * handles runs of any length, and the loops' setup would cost more than they save. */
+  const bool by_words = (mode != MODE_TITLE || LITTLE_WORDS) && !(slack && LITTLE_WORDS);
   while (i < len) {
     if (by_words) {
       if (mode != MODE_TITLE) {
@@ -237,8 +297,7 @@ CASE_INLINE int64_t convert(const char *s, int64_t len, int64_t from, enum case_
      * front of it as one word. */
     {
       int64_t avail = len - i < 8 ? len - i : 8;
-      uint64_t w = 0;
-      memcpy(&w, u + i, (size_t)avail);
+      uint64_t w = load_upto8(u, i, len);
       uint64_t high = w & HIGH;
       int k = high ? __builtin_ctzll(high) >> 3 : (int)avail;
       if (k > 0) {
@@ -247,11 +306,16 @@ CASE_INLINE int64_t convert(const char *s, int64_t len, int64_t from, enum case_
         any |= f;
         if (out) {
           w ^= f;
-          memcpy(out + o, &w, (size_t)k);
+          if (slack)
+            memcpy(out + o, &w, 8);
+          else
+            memcpy(out + o, &w, (size_t)k);
         }
         i += k;
         o += k;
       }
+      if (!high) /* 8 ASCII bytes (no word loop ran) or the end */
+        continue;
     }
 #else
     while (i < len && u[i] < 0x80) {
@@ -292,7 +356,7 @@ CASE_INLINE int64_t convert(const char *s, int64_t len, int64_t from, enum case_
     }
     if (kind < 0) {
       if (out)
-        memcpy(out + o, s + i, (size_t)n);
+        copy_seq(out + o, u + i, n);
       o += n;
     } else {
       o += emit_mapped(s, len, i, n, cp, r, kind, out, o, &any);
@@ -305,7 +369,8 @@ CASE_INLINE int64_t convert(const char *s, int64_t len, int64_t from, enum case_
 }
 
 /* capitalize: the first character titlecased, the rest lowered (CPython 3.8+). */
-CASE_INLINE int64_t capitalize(const char *s, int64_t len, char *out, bool *changed) {
+CASE_INLINE int64_t capitalize(const char *s, int64_t len, char *out, bool *changed,
+                               bool slack) {
   if (len == 0) {
     if (changed)
       *changed = false;
@@ -326,7 +391,7 @@ CASE_INLINE int64_t capitalize(const char *s, int64_t len, char *out, bool *chan
     o = emit_mapped(s, len, 0, n, cp, nrt_uc_record_of(cp), NRT_UC_CASE_TITLE, out, 0, &any);
   }
   bool rest_changed;
-  o += convert(s, len, n, MODE_LOWER, out ? out + o : NULL, &rest_changed);
+  o += convert(s, len, n, MODE_LOWER, out ? out + o : NULL, &rest_changed, slack);
   if (changed)
     *changed = any || rest_changed;
   return o;
@@ -340,48 +405,71 @@ CASE_INLINE int64_t capitalize(const char *s, int64_t len, char *out, bool *chan
     return call_into;                                                                          \
   }
 
-CASE_KERNELS(upper, convert(s, len, 0, MODE_UPPER, NULL, NULL),
-             convert(s, len, 0, MODE_UPPER, out, NULL))
-CASE_KERNELS(lower, convert(s, len, 0, MODE_LOWER, NULL, NULL),
-             convert(s, len, 0, MODE_LOWER, out, NULL))
-CASE_KERNELS(casefold, convert(s, len, 0, MODE_FOLD, NULL, NULL),
-             convert(s, len, 0, MODE_FOLD, out, NULL))
-CASE_KERNELS(title, convert(s, len, 0, MODE_TITLE, NULL, NULL),
-             convert(s, len, 0, MODE_TITLE, out, NULL))
-CASE_KERNELS(swapcase, convert(s, len, 0, MODE_SWAP, NULL, NULL),
-             convert(s, len, 0, MODE_SWAP, out, NULL))
-CASE_KERNELS(capitalize, capitalize(s, len, NULL, NULL), capitalize(s, len, out, NULL))
+CASE_KERNELS(upper, convert(s, len, 0, MODE_UPPER, NULL, NULL, false),
+             convert(s, len, 0, MODE_UPPER, out, NULL, false))
+CASE_KERNELS(lower, convert(s, len, 0, MODE_LOWER, NULL, NULL, false),
+             convert(s, len, 0, MODE_LOWER, out, NULL, false))
+CASE_KERNELS(casefold, convert(s, len, 0, MODE_FOLD, NULL, NULL, false),
+             convert(s, len, 0, MODE_FOLD, out, NULL, false))
+CASE_KERNELS(title, convert(s, len, 0, MODE_TITLE, NULL, NULL, false),
+             convert(s, len, 0, MODE_TITLE, out, NULL, false))
+CASE_KERNELS(swapcase, convert(s, len, 0, MODE_SWAP, NULL, NULL, false),
+             convert(s, len, 0, MODE_SWAP, out, NULL, false))
+CASE_KERNELS(capitalize, capitalize(s, len, NULL, NULL, false),
+             capitalize(s, len, out, NULL, false))
 
-/* Writes op(s) to out and says whether it changes s: one instance per operation. */
-typedef int64_t (*convert_fn)(const char *s, int64_t len, char *out, bool *changed);
+/* The operations of the managed forms: the case modes plus capitalize. */
+#define MODE_CAPITALIZE ((enum case_mode)(MODE_TITLE + 1))
 
-#define CASE_CONVERT(name, call)                                                               \
-  static int64_t convert_##name(const char *s, int64_t len, char *out, bool *changed) {        \
-    return call;                                                                               \
+/* Writes op(s) to out and says whether it changes s (slack: see convert). */
+CASE_INLINE int64_t run_op(enum case_mode op, const char *s, int64_t len, char *out,
+                           bool *changed, bool slack) {
+  if (op == MODE_CAPITALIZE)
+    return capitalize(s, len, out, changed, slack);
+  return convert(s, len, 0, op, out, changed, slack);
+}
+
+/* Copies n bytes with a few fixed-size, overlapping moves when n <= 32 (a library call costs
+ * more than that on short strings). */
+CASE_INLINE void copy_bytes(char *dst, const char *src, int64_t n) {
+  if (n > 32) {
+    memcpy(dst, src, (size_t)n);
+  } else if (n >= 16) {
+    memcpy(dst, src, 16);
+    memcpy(dst + n - 16, src + n - 16, 16);
+  } else if (n >= 8) {
+    memcpy(dst, src, 8);
+    memcpy(dst + n - 8, src + n - 8, 8);
+  } else if (n >= 4) {
+    memcpy(dst, src, 4);
+    memcpy(dst + n - 4, src + n - 4, 4);
+  } else if (n > 0) {
+    dst[0] = src[0];
+    dst[n >> 1] = src[n >> 1];
+    dst[n - 1] = src[n - 1];
   }
-CASE_CONVERT(upper, convert(s, len, 0, MODE_UPPER, out, changed))
-CASE_CONVERT(lower, convert(s, len, 0, MODE_LOWER, out, changed))
-CASE_CONVERT(casefold, convert(s, len, 0, MODE_FOLD, out, changed))
-CASE_CONVERT(title, convert(s, len, 0, MODE_TITLE, out, changed))
-CASE_CONVERT(swapcase, convert(s, len, 0, MODE_SWAP, out, changed))
-CASE_CONVERT(capitalize, capitalize(s, len, out, changed))
+}
 
 /* Inputs up to this many bytes are converted once into a stack buffer (a mapping at most
- * triples the bytes) and copied; longer ones are measured, then converted in place. */
+ * triples the bytes; 8 more for whole-word stores) and copied; longer ones are measured, then
+ * converted in place. */
 #define SHORT_INPUT 256
 
 /* The managed form: the empty string for empty input, s itself (retained) when nothing
- * changes, otherwise one new string. */
-static int convert_managed(const nrt_str *s, convert_fn conv, nrt_str *out,
-                           struct nrt_error *err) {
+ * changes, otherwise one new string. Inlined per operation: no indirect call. */
+CASE_INLINE int convert_managed(const nrt_str *s, enum case_mode op, nrt_str *out,
+                                struct nrt_error *err) {
   if (s->len == 0) {
     *out = nrt_str_empty();
     return NRT_OK;
   }
   bool changed;
-  char buf[3 * SHORT_INPUT];
-  bool is_short = s->len <= SHORT_INPUT;
-  int64_t n = conv(s->data, s->len, is_short ? buf : NULL, &changed);
+  char buf[3 * SHORT_INPUT + 8];
+  int64_t n;
+  if (s->len <= SHORT_INPUT)
+    n = run_op(op, s->data, s->len, buf, &changed, true);
+  else
+    n = run_op(op, s->data, s->len, NULL, &changed, false);
   if (!changed) {
     *out = *s;
     nrt_str_retain(out);
@@ -391,20 +479,20 @@ static int convert_managed(const nrt_str *s, convert_fn conv, nrt_str *out,
   int rc = nrt_str_alloc(n, out, &bytes, err);
   if (rc != NRT_OK)
     return rc;
-  if (is_short)
-    memcpy(bytes, buf, (size_t)n);
+  if (s->len <= SHORT_INPUT)
+    copy_bytes(bytes, buf, n);
   else
-    conv(s->data, s->len, bytes, NULL);
+    run_op(op, s->data, s->len, bytes, NULL, false);
   return NRT_OK;
 }
 
-#define CASE_MANAGED(name)                                                                     \
+#define CASE_MANAGED(name, op)                                                                 \
   NRT_API int nrt_str_##name(const nrt_str *s, nrt_str *out, struct nrt_error *err) {          \
-    return convert_managed(s, convert_##name, out, err);                                       \
+    return convert_managed(s, op, out, err);                                                   \
   }
-CASE_MANAGED(upper)
-CASE_MANAGED(lower)
-CASE_MANAGED(casefold)
-CASE_MANAGED(title)
-CASE_MANAGED(swapcase)
-CASE_MANAGED(capitalize)
+CASE_MANAGED(upper, MODE_UPPER)
+CASE_MANAGED(lower, MODE_LOWER)
+CASE_MANAGED(casefold, MODE_FOLD)
+CASE_MANAGED(title, MODE_TITLE)
+CASE_MANAGED(swapcase, MODE_SWAP)
+CASE_MANAGED(capitalize, MODE_CAPITALIZE)

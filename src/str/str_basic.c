@@ -26,9 +26,43 @@ static int64_t short_len(const char *s, int64_t len) {
   return n;
 }
 
+#if defined(__SSE2__)
+/* 16 zero bytes then 16 0xFF bytes: loaded at offset r, the last r lanes are selected. */
+static const unsigned char tail_select[32] = {
+    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+
+/* Code points of a string of 16..MEDIUM_LEN bytes: per-byte counters of continuation bytes
+ * over 16-byte steps, the rest counted from one last overlapping load with the lanes already
+ * counted masked off; one horizontal sum. No byte loop, no library call. */
+#define MEDIUM_LEN 1024
+static int64_t medium_len(const char *s, int64_t len) {
+  const __m128i limit = _mm_set1_epi8(-64), zero = _mm_setzero_si128();
+  __m128i acc = zero;
+  int64_t i = 0;
+  for (; i + 16 <= len; i += 16) {
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+    acc = _mm_sub_epi8(acc, _mm_cmplt_epi8(v, limit));
+  }
+  int64_t rem = len - i;
+  if (rem) {
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + len - 16));
+    __m128i sel = _mm_loadu_si128((const __m128i *)(const void *)(tail_select + rem));
+    acc = _mm_sub_epi8(acc, _mm_and_si128(_mm_cmplt_epi8(v, limit), sel));
+  }
+  __m128i sums = _mm_sad_epu8(acc, zero);
+  int64_t cont = _mm_cvtsi128_si32(sums) + _mm_cvtsi128_si32(_mm_srli_si128(sums, 8));
+  return len - cont;
+}
+#endif
+
 int64_t nrt_str_len(const char *s, int64_t len) {
   if (len <= 16)
     return short_len(s, len);
+#if defined(__SSE2__)
+  if (len <= MEDIUM_LEN)
+    return medium_len(s, len);
+#endif
   int64_t i = 0, n = 0;
 #if defined(__SSE2__)
   /* 16 bytes a step: continuation bytes (0x80..0xBF, below -64 as signed bytes) are counted
@@ -173,11 +207,11 @@ int nrt_str_concat(const nrt_str *a, const nrt_str *b, nrt_str *out, struct nrt_
     return nrt_error_set(err, NRT_EOVERFLOW, "strings are too large to concat");
   }
   char *p;
-  int rc = nrt_str_alloc(a->len + b->len, out, &p, err);
+  int rc = nrt_str_alloc_nonempty(a->len + b->len, out, &p, err);
   if (rc != NRT_OK)
     return rc;
-  memcpy(p, a->data, (size_t)a->len);
-  memcpy(p + a->len, b->data, (size_t)b->len);
+  nrt_copy_short(p, a->data, a->len);
+  nrt_copy_short(p + a->len, b->data, b->len);
   return NRT_OK;
 }
 

@@ -16,26 +16,19 @@ int nrt_str_alloc(int64_t len, nrt_str *out, char **bytes, struct nrt_error *err
   if (len > NRT_STR_MAX_LEN)
     return nrt_error_set(err, NRT_EOVERFLOW, "string of %lld bytes is too long",
                          (long long)len);
-  nrt_meminfo *mi;
-  int rc = nrt_mi_alloc(sizeof(struct nrt_str_payload) + (size_t)len + 1, &mi, err);
-  if (rc != NRT_OK)
-    return rc;
-  struct nrt_str_payload *p = (struct nrt_str_payload *)mi->data;
-  p->len = len;
-  p->bytes[len] = '\0';
-  out->mi = mi;
-  out->data = p->bytes;
-  out->len = len;
-  *bytes = p->bytes;
-  return NRT_OK;
+  return nrt_str_alloc_nonempty(len, out, bytes, err);
 }
 
 int nrt_str_new(const char *s, int64_t len, nrt_str *out, struct nrt_error *err) {
+  if (len > 0 && len <= NRT_STR_MAX_LEN) {
+    char *bytes;
+    int rc = nrt_str_alloc_nonempty(len, out, &bytes, err);
+    if (rc == NRT_OK)
+      nrt_copy_short(bytes, s, len);
+    return rc;
+  }
   char *bytes;
-  int rc = nrt_str_alloc(len, out, &bytes, err);
-  if (rc == NRT_OK && len > 0)
-    memcpy(bytes, s, (size_t)len);
-  return rc;
+  return nrt_str_alloc(len, out, &bytes, err);
 }
 
 int nrt_str_view_utf8(const char *s, int64_t len, nrt_str *out, int64_t *error_offset,

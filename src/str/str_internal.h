@@ -82,6 +82,47 @@ static inline int nrt_u8_enc(uint32_t cp, char *out) {
   return 4;
 }
 
+/* Copies n bytes with a few fixed-size, overlapping moves when n <= 32 (on short strings a
+ * library call costs more than the copy). dst and src do not overlap. */
+static inline void nrt_copy_short(char *dst, const char *src, int64_t n) {
+  if (n > 32) {
+    memcpy(dst, src, (size_t)n);
+  } else if (n >= 16) {
+    memcpy(dst, src, 16);
+    memcpy(dst + n - 16, src + n - 16, 16);
+  } else if (n >= 8) {
+    memcpy(dst, src, 8);
+    memcpy(dst + n - 8, src + n - 8, 8);
+  } else if (n >= 4) {
+    memcpy(dst, src, 4);
+    memcpy(dst + n - 4, src + n - 4, 4);
+  } else if (n > 0) {
+    dst[0] = src[0];
+    dst[n >> 1] = src[n >> 1];
+    dst[n - 1] = src[n - 1];
+  }
+}
+
+/* nrt_str_alloc for 0 < len <= NRT_STR_MAX_LEN, inlined into the hot callers: one new string
+ * of len bytes (NUL written), *bytes pointing at them; on failure out is the empty string. */
+static inline int nrt_str_alloc_nonempty(int64_t len, nrt_str *out, char **bytes,
+                                         struct nrt_error *err) {
+  nrt_meminfo *mi;
+  int rc = nrt_mi_alloc(sizeof(struct nrt_str_payload) + (size_t)len + 1, &mi, err);
+  if (__builtin_expect(rc != NRT_OK, 0)) {
+    *out = nrt_str_empty();
+    return rc;
+  }
+  struct nrt_str_payload *p = (struct nrt_str_payload *)mi->data;
+  p->len = len;
+  p->bytes[len] = '\0';
+  out->mi = mi;
+  out->data = p->bytes;
+  out->len = len;
+  *bytes = p->bytes;
+  return NRT_OK;
+}
+
 /* Hands the result of an operation back: the input itself (retained) when the result covers
  * all of it, else a new string copied from r[0..rlen). */
 NRT_STR_HIDDEN int nrt_str_result_sub(const nrt_str *in, const char *r, int64_t rlen,
