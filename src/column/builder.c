@@ -322,6 +322,36 @@ static int append_bytes(nrt_col_builder *b, const char *s, int64_t len) {
   }
 }
 
+/* Copies n bytes: strings of up to 32 bytes (most rows) with a few overlapping fixed-size
+ * moves instead of a call into libc's memcpy, which costs more than the copy itself. */
+static inline void copy_bytes(char *dst, const char *src, size_t n) {
+  if (n > 32) {
+    memcpy(dst, src, n);
+  } else if (n >= 16) {
+    char a[16], z[16];
+    memcpy(a, src, 16);
+    memcpy(z, src + n - 16, 16);
+    memcpy(dst, a, 16);
+    memcpy(dst + n - 16, z, 16);
+  } else if (n >= 8) {
+    uint64_t a, z;
+    memcpy(&a, src, 8);
+    memcpy(&z, src + n - 8, 8);
+    memcpy(dst, &a, 8);
+    memcpy(dst + n - 8, &z, 8);
+  } else if (n >= 4) {
+    uint32_t a, z;
+    memcpy(&a, src, 4);
+    memcpy(&z, src + n - 4, 4);
+    memcpy(dst, &a, 4);
+    memcpy(dst + n - 4, &z, 4);
+  } else if (n) {
+    dst[0] = src[0];
+    dst[n / 2] = src[n / 2];
+    dst[n - 1] = src[n - 1];
+  }
+}
+
 /* The append fast paths: no sticky error, no bitmap, room in the buffers. Each returns true
  * when it appended the row; false leaves everything unchanged for the general path. */
 static inline bool append_fast(nrt_col_builder *b, const char *s, int64_t len) {
@@ -333,8 +363,7 @@ static inline bool append_fast(nrt_col_builder *b, const char *s, int64_t len) {
     if ((uint64_t)len > b->data.cap - used || b->values.cap - b->values.used < 4 ||
         used + (uint64_t)len > INT32_MAX || !b->data.data)
       return false;
-    if (len) /* s may be NULL for an empty string */
-      memcpy(b->data.data + used, s, (size_t)len);
+    copy_bytes(b->data.data + used, s, (size_t)len); /* s may be NULL when len is 0 */
     int32_t o = (int32_t)(used + (size_t)len);
     b->data.used = (size_t)o;
     memcpy(b->values.data + b->values.used, &o, 4);
@@ -346,8 +375,7 @@ static inline bool append_fast(nrt_col_builder *b, const char *s, int64_t len) {
     if ((uint64_t)len > b->data.cap - used || b->values.cap - b->values.used < 8 ||
         !b->data.data)
       return false;
-    if (len)
-      memcpy(b->data.data + used, s, (size_t)len);
+    copy_bytes(b->data.data + used, s, (size_t)len);
     int64_t o = (int64_t)(used + (size_t)len);
     b->data.used = (size_t)o;
     memcpy(b->values.data + b->values.used, &o, 8);
@@ -361,13 +389,12 @@ static inline bool append_fast(nrt_col_builder *b, const char *s, int64_t len) {
     memset(&v, 0, sizeof v);
     v.length = (int32_t)len;
     if (len <= NRT_COL_VIEW_INLINE) {
-      if (len)
-        memcpy(v.u.inlined, s, (size_t)len);
+      copy_bytes(v.u.inlined, s, (size_t)len);
     } else {
       if (!b->reg_cur || len > b->reg_end - b->reg_cur)
         return false;
       memcpy(v.u.ref.prefix, s, 4);
-      memcpy(b->reg_cur, s, (size_t)len);
+      copy_bytes(b->reg_cur, s, (size_t)len);
       v.u.ref.buffer_index = b->reg_index;
       v.u.ref.offset = (int32_t)(b->reg_cur - b->cur_base);
       b->reg_cur += len;

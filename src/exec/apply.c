@@ -132,6 +132,11 @@ static inline bool load_args(const struct apply_job *job, int64_t i, nrt_value *
  * the builder's status. */
 static inline int store_result(const struct apply_job *job, nrt_col_builder *b, nrt_value *r) {
   int status;
+  if (r->kind == NRT_VALUE_STR && job->result_kind == NRT_VALUE_STR) { /* the common case */
+    status = nrt_col_builder_append_str(b, &r->as.str);
+    nrt_mi_decref_inline(r->as.str.mi); /* the function's own reference (nrt_str_release) */
+    return status;
+  }
   if (r->kind == NRT_VALUE_NULL)
     return nrt_col_builder_append_null(b);
   if (r->kind != (int32_t)job->result_kind) {
