@@ -301,8 +301,26 @@ static int concat_offsets(nrt_column *dst, nrt_column *const *cols, size_t n,
     offsets_range(c, &first, &last);
     if (last > first)
       memcpy(data + at, (const char *)c->data.data + first, (size_t)(last - first));
-    for (int64_t i = 1; i <= c->length; i++)
-      put_offset(offs, dst->type, ++row, at + offset_at(c, c->offset + i) - first);
+    if (c->type == dst->type && c->values.data) {
+      /* Same offset width (the exec layer's stitching): a plain rebasing loop. */
+      if (c->type == NRT_COL_UTF8) {
+        const int32_t *src = (const int32_t *)c->values.data + c->offset;
+        int32_t *d = (int32_t *)(void *)offs + row;
+        int32_t delta = (int32_t)(at - first); /* total <= INT32_MAX was checked */
+        for (int64_t i = 1; i <= c->length; i++)
+          d[i] = src[i] + delta;
+      } else {
+        const int64_t *src = (const int64_t *)c->values.data + c->offset;
+        int64_t *d = (int64_t *)(void *)offs + row;
+        int64_t delta = at - first;
+        for (int64_t i = 1; i <= c->length; i++)
+          d[i] = src[i] + delta;
+      }
+      row += c->length;
+    } else {
+      for (int64_t i = 1; i <= c->length; i++)
+        put_offset(offs, dst->type, ++row, at + offset_at(c, c->offset + i) - first);
+    }
     at += last - first;
   }
   nrt_col_set_buffer(dst, NRT_COL_SLOT_VALUES, offs, (dst->length + 1) * w, oblk);
