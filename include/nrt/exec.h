@@ -90,7 +90,8 @@ struct nrt_exec_options {
   nrt_value_kind result_kind;
   /* Layout of a string output: NRT_COL_UTF8_VIEW (the default, when 0), NRT_COL_UTF8 or
    * NRT_COL_LARGE_UTF8. utf8_view stitches chunks by their views, so each result's bytes are
-   * copied exactly once (into its chunk); the contiguous layouts copy them once more. */
+   * copied exactly once (into its chunk); the contiguous layouts copy them once more when
+   * several threads work on the apply (one thread builds every chunk into one column). */
   enum nrt_col_type string_type;
   /* Threads working on the apply, the calling thread included; 0 or less: one per core. */
   int threads;
