@@ -416,14 +416,31 @@ int nrt_col_builder_append_view(nrt_col_builder *b, const char *s, int64_t len) 
   return append_bytes(b, s, len);
 }
 
-int nrt_col_builder_append_str(nrt_col_builder *b, const nrt_str *s) {
-  if (!append_fast(b, s->data, s->len) && append_bytes(b, s->data, s->len))
-    return b->status;
-  if (!s->mi)
+/* Records a managed string's new reference (none for a borrowed view). */
+static int record_str(nrt_col_builder *b, nrt_meminfo *mi) {
+  if (!mi)
     return NRT_OK;
-  if (record_ref(b, s->mi))
+  if (record_ref(b, mi))
     return b->status;
-  nrt_mi_incref_inline(s->mi); /* nrt_str_retain, without the call */
+  nrt_mi_incref_inline(mi); /* nrt_str_retain, without the call */
+  return NRT_OK;
+}
+
+static int append_str_slow(nrt_col_builder *b, const nrt_str *s) {
+  if (append_bytes(b, s->data, s->len))
+    return b->status;
+  return record_str(b, s->mi);
+}
+
+int nrt_col_builder_append_str(nrt_col_builder *b, const nrt_str *s) {
+  /* The slow paths are tail calls, so the fast one saves no registers. */
+  if (!append_fast(b, s->data, s->len))
+    return append_str_slow(b, s);
+  nrt_meminfo *mi = s->mi;
+  if (!mi || b->n_refs == b->ref_cap)
+    return record_str(b, mi);
+  b->refs[b->n_refs++] = mi;
+  nrt_mi_incref_inline(mi);
   return NRT_OK;
 }
 
