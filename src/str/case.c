@@ -15,6 +15,7 @@
 
 #include "nrt/str.h"
 #include "nrt/unicode.h"
+#include "str/str_alloc.h"
 #include "unicode/uc_lookup.h"
 
 #if defined(__GNUC__)
@@ -476,7 +477,8 @@ CASE_INLINE int convert_managed(const nrt_str *s, enum case_mode op, nrt_str *ou
     return NRT_OK;
   }
   char *bytes;
-  int rc = nrt_str_alloc(n, out, &bytes, err);
+  int rc = s->len <= SHORT_INPUT ? nrt_str_alloc_nonempty(n, out, &bytes, err) /* 0 < n */
+                                 : nrt_str_alloc(n, out, &bytes, err);
   if (rc != NRT_OK)
     return rc;
   if (s->len <= SHORT_INPUT)

@@ -10,25 +10,101 @@
 
 #define HIGH 0x8080808080808080ull
 
-/* Flags of the code point at s[*i] (valid UTF-8), advancing *i past it. */
-static inline unsigned next_flags(const char *s, int64_t len, int64_t *i) {
-  unsigned char b = (unsigned char)s[*i];
+#if defined(__GNUC__)
+#define PRED_INLINE static inline __attribute__((always_inline))
+#else
+#define PRED_INLINE static inline
+#endif
+
+/* Flags of the code point at s[*i] (valid UTF-8), advancing *i past it. Decoded inline, as
+ * nrt_utf8_decode does: a call per character costs more than the table lookup. */
+PRED_INLINE unsigned next_flags(const char *s, int64_t len, int64_t *i) {
+  (void)len;
+  const unsigned char *p = (const unsigned char *)s + *i;
+  unsigned char b = p[0];
+  uint32_t cp;
   if (b < 0x80) {
     (*i)++;
     return nrt_uc_ascii_flags[b];
   }
-  size_t used;
-  uint32_t cp = nrt_utf8_decode(s + *i, (size_t)(len - *i), &used);
-  *i += (int64_t)used;
+  if (b < 0xE0) {
+    cp = ((uint32_t)(b & 0x1F) << 6) | (p[1] & 0x3Fu);
+    *i += 2;
+  } else if (b < 0xF0) {
+    cp = ((uint32_t)(b & 0x0F) << 12) | ((uint32_t)(p[1] & 0x3F) << 6) | (p[2] & 0x3Fu);
+    *i += 3;
+  } else {
+    cp = ((uint32_t)(b & 0x07) << 18) | ((uint32_t)(p[1] & 0x3F) << 12) |
+         ((uint32_t)(p[2] & 0x3F) << 6) | (p[3] & 0x3Fu);
+    *i += 4;
+  }
   return nrt_uc_flags_of(cp);
 }
 
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define PRED_WORDS 1
+#define PRED_ONES 0x0101010101010101ull
+
+/* Up to 8 bytes of s[i..len) (i < len) zero-extended into a word, with fixed-size loads only
+ * (never reading outside s[0..len)); *avail receives how many (1..8). */
+PRED_INLINE uint64_t pred_load_upto8(const unsigned char *u, int64_t i, int64_t len,
+                                     int *avail) {
+  int64_t n = len - i;
+  uint64_t w;
+  if (n >= 8) {
+    *avail = 8;
+    memcpy(&w, u + i, 8);
+    return w;
+  }
+  *avail = (int)n;
+  if (len >= 8) { /* the last 8 bytes, the ones before i shifted out */
+    memcpy(&w, u + len - 8, 8);
+    return w >> (8 * (8 - n));
+  }
+  if (n >= 4) { /* two overlapping 4-byte loads */
+    uint32_t lo, hi;
+    memcpy(&lo, u + i, 4);
+    memcpy(&hi, u + len - 4, 4);
+    return (uint64_t)lo | (((uint64_t)hi >> (8 * (8 - n))) << 32);
+  }
+  const unsigned char *p = u + i;
+  return (uint64_t)p[0] | ((uint64_t)p[n >> 1] << (8 * (n >> 1))) |
+         ((uint64_t)p[n - 1] << (8 * (n - 1)));
+}
+
+/* isalpha over the ASCII bytes in front of s[i] (up to 8): false when one is not a letter,
+ * else advances *i past them. */
+PRED_INLINE bool ascii_letters_step(const char *s, int64_t len, int64_t *i) {
+  int avail;
+  uint64_t w = pred_load_upto8((const unsigned char *)s, *i, len, &avail);
+  uint64_t high = w & HIGH;
+  int k = high ? __builtin_ctzll(high) >> 3 : avail;
+  uint64_t valid = (k == 8 ? ~0ull : (1ull << (8 * k)) - 1) & HIGH;
+  uint64_t lw = (w & ~HIGH) | (PRED_ONES * 0x20); /* ASCII letters folded to lowercase */
+  uint64_t letters = (lw + PRED_ONES * (0x80 - 'a')) & ~(lw + PRED_ONES * (0x80 - 'z' - 1));
+  if ((letters & valid) != valid)
+    return false;
+  *i += k;
+  return true;
+}
+#else
+#define PRED_WORDS 0
+#endif
+
 /* True when s is not empty and every code point has one of the flags in `any`. */
-static bool all_have(const char *s, int64_t len, unsigned any) {
+PRED_INLINE bool all_have(const char *s, int64_t len, unsigned any) {
   if (len == 0)
     return false;
   int64_t i = 0;
   while (i < len) {
+#if PRED_WORDS
+    if (any == NRT_UC_F_ALPHA) { /* isalpha: ASCII letters checked a word at a time */
+      if (!ascii_letters_step(s, len, &i))
+        return false;
+      if (i < len && (unsigned char)s[i] < 0x80)
+        continue;
+    }
+#endif
     /* ASCII runs: a byte at a time through the flag table, without decoding. */
     while (i < len && (unsigned char)s[i] < 0x80) {
       if (!(nrt_uc_ascii_flags[(unsigned char)s[i]] & any))

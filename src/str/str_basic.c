@@ -231,18 +231,18 @@ int nrt_str_repeat(const nrt_str *s, int64_t n, nrt_str *out, struct nrt_error *
   }
   int64_t total = s->len * n;
   char *p;
-  int rc = nrt_str_alloc(total, out, &p, err);
+  int rc = nrt_str_alloc_nonempty(total, out, &p, err);
   if (rc != NRT_OK)
     return rc;
   if (s->len == 1) {
     memset(p, s->data[0], (size_t)total);
     return NRT_OK;
   }
-  memcpy(p, s->data, (size_t)s->len);
-  int64_t done = s->len; /* doubling: log2(n) copies */
+  nrt_copy_short(p, s->data, s->len);
+  int64_t done = s->len; /* doubling: log2(n) copies, never overlapping */
   while (done < total) {
     int64_t chunk = done < total - done ? done : total - done;
-    memcpy(p + done, p, (size_t)chunk);
+    nrt_copy_short(p + done, p, chunk);
     done += chunk;
   }
   return NRT_OK;

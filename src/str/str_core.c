@@ -3,6 +3,11 @@
 #include "nrt/unicode.h"
 #include "str/str_internal.h"
 
+#include <stddef.h>
+
+_Static_assert(offsetof(struct nrt_str_payload, bytes) == NRT_STR_PAYLOAD_HEAD,
+               "str_alloc.h addresses the payload by offsets");
+
 /* The bytes handed out by nrt_str_alloc(0): nothing is ever written to them. */
 static char empty_bytes[1];
 

@@ -4,6 +4,7 @@
 #define NRT_STR_INTERNAL_H
 
 #include "nrt/str.h"
+#include "str/str_alloc.h"
 
 #include <string.h>
 
@@ -101,26 +102,6 @@ static inline void nrt_copy_short(char *dst, const char *src, int64_t n) {
     dst[n >> 1] = src[n >> 1];
     dst[n - 1] = src[n - 1];
   }
-}
-
-/* nrt_str_alloc for 0 < len <= NRT_STR_MAX_LEN, inlined into the hot callers: one new string
- * of len bytes (NUL written), *bytes pointing at them; on failure out is the empty string. */
-static inline int nrt_str_alloc_nonempty(int64_t len, nrt_str *out, char **bytes,
-                                         struct nrt_error *err) {
-  nrt_meminfo *mi;
-  int rc = nrt_mi_alloc(sizeof(struct nrt_str_payload) + (size_t)len + 1, &mi, err);
-  if (__builtin_expect(rc != NRT_OK, 0)) {
-    *out = nrt_str_empty();
-    return rc;
-  }
-  struct nrt_str_payload *p = (struct nrt_str_payload *)mi->data;
-  p->len = len;
-  p->bytes[len] = '\0';
-  out->mi = mi;
-  out->data = p->bytes;
-  out->len = len;
-  *bytes = p->bytes;
-  return NRT_OK;
 }
 
 /* Hands the result of an operation back: the input itself (retained) when the result covers
