@@ -224,6 +224,17 @@ CASE_INLINE int64_t emit_mapped(const char *s, int64_t len, int64_t at, int n, u
   uint32_t single;
   const uint32_t *seq;
   size_t k;
+  if (!(r->ext & (1u << kind)) && !(kind == NRT_UC_CASE_LOWER && cp == 0x3A3)) {
+    /* The common case, one code point at a fixed distance: no sequence to walk. */
+    uint32_t m = (uint32_t)((int32_t)cp + r->cases[kind]);
+    if (m == cp) {
+      if (out)
+        copy_seq(out + o, (const unsigned char *)s + at, n);
+      return n;
+    }
+    *any = 1;
+    return out ? encode(m, out + o) : utf8_len(m);
+  }
   if (kind == NRT_UC_CASE_LOWER && cp == 0x3A3) {
     single = lower_sigma(s, len, at, at + n);
     seq = &single;

@@ -206,12 +206,15 @@ int nrt_str_concat(const nrt_str *a, const nrt_str *b, nrt_str *out, struct nrt_
     *out = nrt_str_empty();
     return nrt_error_set(err, NRT_EOVERFLOW, "strings are too large to concat");
   }
+  /* Read before the allocation: out may be a or b. */
+  const char *ad = a->data, *bd = b->data;
+  int64_t al = a->len, bl = b->len;
   char *p;
-  int rc = nrt_str_alloc_nonempty(a->len + b->len, out, &p, err);
+  int rc = nrt_str_alloc_nonempty(al + bl, out, &p, err);
   if (rc != NRT_OK)
     return rc;
-  nrt_copy_short(p, a->data, a->len);
-  nrt_copy_short(p + a->len, b->data, b->len);
+  nrt_copy_short(p, ad, al);
+  nrt_copy_short(p + al, bd, bl);
   return NRT_OK;
 }
 
