@@ -43,7 +43,8 @@ enum nrt_status {
   NRT_EOVERFLOW = 1004, /* Python OverflowError */
   NRT_EZERODIV = 1005,  /* Python ZeroDivisionError */
   NRT_ETYPE = 1006,     /* Python TypeError / a type error at compile time */
-  NRT_EUNSUPPORTED = 1007 /* a valid request that nrt does not support */
+  NRT_EUNSUPPORTED = 1007, /* a valid request that nrt does not support */
+  NRT_EUNBOUND = 1008      /* Python UnboundLocalError */
 };
 
 #define NRT_ERROR_MESSAGE_SIZE 512

@@ -38,6 +38,7 @@ const char *nrt_status_name(int code) {
   case NRT_EZERODIV: return "ZeroDivisionError";
   case NRT_ETYPE: return "TypeError";
   case NRT_EUNSUPPORTED: return "Unsupported";
+  case NRT_EUNBOUND: return "UnboundLocalError";
   default: return "Error";
   }
 }

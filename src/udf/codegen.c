@@ -37,7 +37,7 @@ cg_val cg_read_var(cg *c, const udf_var *var, bool check_bound, udf_loc loc) {
     snprintf(msg, sizeof msg,
              "cannot access local variable '%s' where it is not associated with a value",
              var->name);
-    cg_check_bool_fail(c, LLVMBuildNot(c->b, set, ""), NRT_EVALUE, msg);
+    cg_check_bool_fail(c, LLVMBuildNot(c->b, set, ""), NRT_EUNBOUND, msg);
   }
   cg_val v = {LLVMBuildLoad2(c->b, cg_llty(c, var->type), c->vars[var->index], var->name),
               var->type, false};

@@ -279,6 +279,7 @@ static void test_errors(void) {
   CHECK_EQ_STR(err.message, "");
   CHECK_EQ_STR(nrt_status_name(NRT_EINDEX), "IndexError");
   CHECK_EQ_STR(nrt_status_name(NRT_ENOMEM), "MemoryError");
+  CHECK_EQ_STR(nrt_status_name(NRT_EUNBOUND), "UnboundLocalError");
   CHECK_EQ_STR(nrt_status_name(-77), "Error");
   /* Long messages are truncated, never overflow. */
   char longer[2000];

@@ -47,6 +47,11 @@ case("""def udf(string):
     return result + 'abc'
 """, name="seed")
 case("lambda s: s")
+case("""def udf(s):
+    if len(s) > 2:
+        x = s.upper()
+    return x + s
+""", rows=s_rows(["abcd", "ab", ""]), name="unbound_local")
 case("lambda s: 'lit'")
 case("lambda s: s + s + s")
 case("lambda s: s * 3")
