@@ -14,7 +14,7 @@
  *    destructor given by the adopter frees it when the last reference goes.
  *  - OBJECTARRAY: an arena of fixed-size elements with an element destructor, run on every
  *    element handed out when the block is reset or dies (nrt uses it for lists of references,
- *    e.g. the managed strings a column builder holds until its free pass).
+ *    e.g. the managed strings a column builder hands over with nrt_col_builder_finish_keep_refs).
  *  - ARRAY: a typed header (caller-defined bytes, e.g. an nrt_column) plus a fixed number of
  *    references to data blocks, released when the header dies.
  *
