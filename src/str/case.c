@@ -307,6 +307,8 @@ CASE_INLINE int64_t convert(const char *s, int64_t len, int64_t from, enum case_
 #if LITTLE_WORDS
     /* Fewer than 8 bytes left, or a non-ASCII byte among the next 8: map the ASCII bytes in
      * front of it as one word. */
+    if (i >= len) /* the word loops reached the end */
+      break;
     {
       int64_t avail = len - i < 8 ? len - i : 8;
       uint64_t w = load_upto8(u, i, len);
