@@ -4,6 +4,7 @@
 #define NRT_STR_INTERNAL_H
 
 #include "nrt/str.h"
+#include "unicode/uc_lookup.h"
 #include "str/str_alloc.h"
 
 #include <string.h>
@@ -61,26 +62,7 @@ static inline uint32_t nrt_u8_dec_back(const char *s, int64_t end, int *n) {
 
 /* Encodes cp into out (room for 4); returns the byte count. */
 static inline int nrt_u8_enc(uint32_t cp, char *out) {
-  if (cp < 0x80) {
-    out[0] = (char)cp;
-    return 1;
-  }
-  if (cp < 0x800) {
-    out[0] = (char)(0xC0 | (cp >> 6));
-    out[1] = (char)(0x80 | (cp & 0x3F));
-    return 2;
-  }
-  if (cp < 0x10000) {
-    out[0] = (char)(0xE0 | (cp >> 12));
-    out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-    out[2] = (char)(0x80 | (cp & 0x3F));
-    return 3;
-  }
-  out[0] = (char)(0xF0 | (cp >> 18));
-  out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-  out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-  out[3] = (char)(0x80 | (cp & 0x3F));
-  return 4;
+  return nrt_uc_encode_utf8(cp, out);
 }
 
 /* Copies n bytes with a few fixed-size, overlapping moves when n <= 32 (on short strings a

@@ -8,6 +8,31 @@
 
 #include "unicode/unicode_tables.h"
 
+/* Encodes cp (a scalar value <= U+10FFFF) at out (room for 4 bytes); returns the byte count.
+ * The one UTF-8 encoder of nrt: nrt_utf8_encode and the str kernels inline it. */
+static inline int nrt_uc_encode_utf8(uint32_t cp, char *out) {
+  if (cp < 0x80) {
+    out[0] = (char)cp;
+    return 1;
+  }
+  if (cp < 0x800) {
+    out[0] = (char)(0xC0 | (cp >> 6));
+    out[1] = (char)(0x80 | (cp & 0x3F));
+    return 2;
+  }
+  if (cp < 0x10000) {
+    out[0] = (char)(0xE0 | (cp >> 12));
+    out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+    out[2] = (char)(0x80 | (cp & 0x3F));
+    return 3;
+  }
+  out[0] = (char)(0xF0 | (cp >> 18));
+  out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+  out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+  out[3] = (char)(0x80 | (cp & 0x3F));
+  return 4;
+}
+
 /* The property record of cp; code points above U+10FFFF get record 0 (unassigned). */
 static inline const struct nrt_uc_record *nrt_uc_record_of(uint32_t cp) {
   if (cp >= 0x110000u)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "nrt/unicode.h"
+#include "unicode/uc_lookup.h"
 
 /* Eight bytes at p as one word (memcpy: no alignment or aliasing assumption). */
 static inline uint64_t load64(const unsigned char *p) {
@@ -141,26 +142,7 @@ NRT_API uint32_t nrt_utf8_decode_last(const char *s, size_t len, size_t *consume
 }
 
 NRT_API size_t nrt_utf8_encode(uint32_t cp, char out[4]) {
-  if (cp < 0x80) {
-    out[0] = (char)cp;
-    return 1;
-  }
-  if (cp < 0x800) {
-    out[0] = (char)(0xC0 | (cp >> 6));
-    out[1] = (char)(0x80 | (cp & 0x3F));
-    return 2;
-  }
-  if (cp < 0x10000) {
-    out[0] = (char)(0xE0 | (cp >> 12));
-    out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-    out[2] = (char)(0x80 | (cp & 0x3F));
-    return 3;
-  }
-  out[0] = (char)(0xF0 | (cp >> 18));
-  out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-  out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-  out[3] = (char)(0x80 | (cp & 0x3F));
-  return 4;
+  return (size_t)nrt_uc_encode_utf8(cp, out);
 }
 
 NRT_API size_t nrt_utf8_offset(const char *s, size_t len, size_t index) {
