@@ -34,7 +34,7 @@ static inline void *nrt_counted_malloc_mi(const struct nrt_allocator *a, size_t 
     p = a->malloc(size, a->opaque);
   }
   if (p)
-    nrt_count_blocks(NRT_C_ALLOC, 1, meminfos, size);
+    nrt_count_block(NRT_C_RAW_ALLOC, meminfos, size);
   return p;
 }
 
@@ -47,7 +47,7 @@ static inline void nrt_counted_free_mi(const struct nrt_allocator *a, void *p, s
   } else {
     a->free(p, size, a->opaque);
   }
-  nrt_count_blocks(NRT_C_FREE, 1, meminfos, size);
+  nrt_count_block(NRT_C_RAW_FREE, meminfos, size);
 }
 
 static inline void *nrt_counted_malloc(const struct nrt_allocator *a, size_t size) {

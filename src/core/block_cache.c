@@ -1,5 +1,6 @@
 /* Per-thread MemInfo block cache: set-up and the flush at thread exit (see block_cache.h). */
 #include "core/block_cache.h"
+#include "core/stats.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -34,6 +35,13 @@ int nrt_block_cache_setup(void) {
   if (c->state != 0)
     return c->state == 1;
   pthread_once(&exit_key_once, make_exit_key);
-  c->state = cache_enabled && pthread_setspecific(exit_key, c) == 0 ? 1 : 2;
+  c->state = cache_enabled && nrt_stats_register_thread() &&
+                     pthread_setspecific(exit_key, c) == 0
+                 ? 1
+                 : 2;
   return c->state == 1;
+}
+
+void nrt_block_cache_disable_thread(void) {
+  flush_at_thread_exit(&nrt_tls_block_cache);
 }

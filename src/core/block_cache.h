@@ -29,8 +29,12 @@ struct nrt_block_cache {
 extern NRT_HIDDEN __attribute__((tls_model("initial-exec"))) _Thread_local struct nrt_block_cache
     nrt_tls_block_cache;
 
-/* Sets up this thread's cache (exit hook, environment); returns nonzero when caching is on. */
+/* Sets up this thread's cache (exit hook, environment, statistics registration); returns
+ * nonzero when caching is on. */
 NRT_HIDDEN int nrt_block_cache_setup(void);
+
+/* Empties this thread's cache and turns it off for good (thread exit). */
+NRT_HIDDEN void nrt_block_cache_disable_thread(void);
 
 /* The rounded size a cached block of `size` bytes really has, or 0 when not cacheable. */
 static inline size_t nrt_block_cache_class_size(size_t size) {

@@ -48,9 +48,10 @@ static void init_header(nrt_meminfo *mi, void *data, size_t size, nrt_dtor_fn dt
   mi->size = size;
 }
 
-static inline __attribute__((always_inline)) int alloc_inline(const struct nrt_allocator *a, size_t size, nrt_dtor_fn dtor,
-                        void *dtor_info, nrt_meminfo **out, struct nrt_error *err,
-                        const void *site) {
+static __attribute__((noinline)) int alloc_inline(const struct nrt_allocator *a, size_t size,
+                                                  nrt_dtor_fn dtor, void *dtor_info,
+                                                  nrt_meminfo **out, struct nrt_error *err,
+                                                  const void *site) {
   *out = NULL;
   if (size > SIZE_MAX - sizeof(nrt_meminfo))
     return nrt_error_set(err, NRT_ERANGE, "MemInfo payload of %zu bytes is too large", size);
@@ -95,7 +96,34 @@ static int alloc_aligned(const struct nrt_allocator *a, size_t size, size_t alig
 
 #define CALLER __builtin_return_address(0)
 
+/* Largest payload whose block the per-thread cache can hold. */
+#define CACHED_PAYLOAD_MAX (NRT_CACHE_GRANULE * NRT_CACHE_CLASSES - sizeof(nrt_meminfo))
+
+/* The hot case of a string UDF, small enough to need no stack frame: a small block of the C
+ * library's allocator found in this thread's cache, with leak tracking off. */
+static inline nrt_meminfo *alloc_from_cache(size_t size) {
+  if (size > CACHED_PAYLOAD_MAX ||
+      atomic_load_explicit(&nrt_default_allocator_ptr, memory_order_relaxed) !=
+          &nrt_libc_allocator_instance ||
+      atomic_load_explicit(&nrt_debug_tracking_on, memory_order_relaxed))
+    return NULL;
+  size_t total = sizeof(nrt_meminfo) + size;
+  size_t rounded = nrt_block_cache_class_size(total);
+  nrt_meminfo *mi = rounded ? nrt_block_cache_pop(rounded) : NULL;
+  if (mi) {
+    nrt_count_block_registered(NRT_C_RAW_ALLOC, 1, total);
+    init_header(mi, mi + 1, size, NULL, NULL);
+    set_allocator(mi, &nrt_libc_allocator_instance, BLOCK_INLINE);
+  }
+  return mi;
+}
+
 int nrt_mi_alloc(size_t size, nrt_meminfo **out, struct nrt_error *err) {
+  nrt_meminfo *mi = alloc_from_cache(size);
+  if (mi) {
+    *out = mi;
+    return NRT_OK;
+  }
   return alloc_inline(NULL, size, NULL, NULL, out, err, CALLER);
 }
 
@@ -135,13 +163,12 @@ int nrt_mi_new(void *data, size_t size, nrt_dtor_fn dtor, void *dtor_info, nrt_m
 void nrt_mi_init(nrt_meminfo *mi, void *data, size_t size, nrt_dtor_fn dtor, void *dtor_info) {
   init_header(mi, data, size, dtor, dtor_info);
   set_allocator(mi, NULL, BLOCK_PLACED);
-  nrt_count(NRT_C_MI_ALLOC, 1);
+  nrt_count(NRT_C_PLACED_ALLOC, 1);
   nrt_debug_born(mi, CALLER);
 }
 
-void nrt_mi_destroy(nrt_meminfo *mi) {
-  if (!mi)
-    return;
+/* Everything but the hot case of nrt_mi_destroy, out of line so the hot case needs no frame. */
+static __attribute__((noinline)) void destroy_general(nrt_meminfo *mi) {
   /* Read everything first: for a caller-placed header the destructor may free the header. */
   enum block_kind kind = kind_of(mi);
   const struct nrt_allocator *a = nrt_mi_allocator(mi);
@@ -159,7 +186,24 @@ void nrt_mi_destroy(nrt_meminfo *mi) {
   if (kind != BLOCK_PLACED)
     nrt_counted_free_mi(a, mi, total, 1);
   else
-    nrt_count(NRT_C_MI_FREE, 1);
+    nrt_count(NRT_C_PLACED_FREE, 1);
+}
+
+void nrt_mi_destroy(nrt_meminfo *mi) {
+  if (!mi)
+    return;
+  /* The hot case: an inline block of the C library's allocator with no destructor goes back
+   * to this thread's cache (tag 0 and the libc allocator make the exact pointer value). */
+  if (mi->allocator == &nrt_libc_allocator_instance && !mi->dtor &&
+      !atomic_load_explicit(&nrt_debug_tracking_on, memory_order_relaxed)) {
+    size_t total = sizeof(nrt_meminfo) + mi->size;
+    size_t rounded = nrt_block_cache_class_size(total);
+    if (rounded && nrt_block_cache_push(mi, rounded)) {
+      nrt_count_block_registered(NRT_C_RAW_FREE, 1, total);
+      return;
+    }
+  }
+  destroy_general(mi);
 }
 
 void nrt_mi_incref(nrt_meminfo *mi) {

@@ -4,6 +4,7 @@
  * line made allocation-heavy code 12x slower (numba #8101). Here each thread owns its counters
  * (thread-local, written with plain relaxed stores) and registers them once in a list that
  * nrt_stats_get walks. When a thread exits, its counts are folded into `retired`. */
+#include "core/block_cache.h"
 #include "core/stats.h"
 #include "nrt/core.h"
 
@@ -21,6 +22,10 @@ int nrt_stats_enabled(void) {
 
 void nrt_stats_get(struct nrt_stats *out) {
   *out = (struct nrt_stats){0};
+}
+
+int nrt_stats_register_thread(void) {
+  return 1;
 }
 
 #else
@@ -47,6 +52,8 @@ static void on_thread_exit(void *arg) {
     t->next->prev = t->prev;
   t->state = 2;
   pthread_mutex_unlock(&registry_lock);
+  /* The block cache's fast paths count without checking registration: turn it off first. */
+  nrt_block_cache_disable_thread();
 }
 
 static void make_exit_key(void) {
@@ -76,6 +83,13 @@ void nrt_count_slow(enum nrt_counter c, uint64_t amount) {
   pthread_mutex_unlock(&registry_lock);
 }
 
+int nrt_stats_register_thread(void) {
+  struct nrt_thread_counters *t = &nrt_tls_counters;
+  if (t->state == 0)
+    nrt_count_slow(NRT_C_RAW_ALLOC, 0);
+  return t->state == 1;
+}
+
 void nrt_stats_get(struct nrt_stats *out) {
   uint64_t sum[NRT_C_COUNT];
   pthread_mutex_lock(&registry_lock);
@@ -85,10 +99,10 @@ void nrt_stats_get(struct nrt_stats *out) {
     for (int i = 0; i < NRT_C_COUNT; i++)
       sum[i] += atomic_load_explicit(&t->value[i], memory_order_relaxed);
   pthread_mutex_unlock(&registry_lock);
-  out->alloc = sum[NRT_C_ALLOC];
-  out->free = sum[NRT_C_FREE];
-  out->mi_alloc = sum[NRT_C_MI_ALLOC];
-  out->mi_free = sum[NRT_C_MI_FREE];
+  out->alloc = sum[NRT_C_RAW_ALLOC] + sum[NRT_C_MIB_ALLOC];
+  out->free = sum[NRT_C_RAW_FREE] + sum[NRT_C_MIB_FREE];
+  out->mi_alloc = sum[NRT_C_MIB_ALLOC] + sum[NRT_C_PLACED_ALLOC];
+  out->mi_free = sum[NRT_C_MIB_FREE] + sum[NRT_C_PLACED_FREE];
   out->bytes_alloc = sum[NRT_C_BYTES_ALLOC];
   out->bytes_free = sum[NRT_C_BYTES_FREE];
 }
