@@ -31,19 +31,6 @@ static cg_val rt_str(cg *c, const char *fn, const char *sig, LLVMValueRef *args,
   return v;
 }
 
-static cg_val rt_list(cg *c, const char *fn, const char *sig, LLVMValueRef *args, int n,
-                      udf_type type) {
-  LLVMValueRef all[12];
-  all[0] = c->err;
-  memcpy(all + 1, args, (size_t)n * sizeof *args);
-  LLVMValueRef out = cg_alloca(c, c->ptr, "list");
-  LLVMBuildStore(c->b, cg_null(c), out);
-  all[n + 1] = out;
-  cg_check(c, cg_call(c, fn, sig, all, n + 2));
-  cg_val v = {LLVMBuildLoad2(c->b, c->ptr, out, ""), type, false};
-  cg_push_temp(c, &v);
-  return v;
-}
 
 static LLVMValueRef rt_i64(cg *c, const char *fn, const char *sig, LLVMValueRef *args, int n,
                            bool err_first) {
@@ -422,18 +409,18 @@ static cg_val method(cg *c, const udf_expr *e) {
   } else if (m == UDF_M_SPLIT || m == UDF_M_RSPLIT) {
     LLVMValueRef sep = opt_str_ptr(c, ARG(0), &k[0]);
     LLVMValueRef args[3] = {cg_spill(c, s.v), sep, opt_int(c, ARG(1), -1)};
-    r = rt_list(c, m == UDF_M_SPLIT ? "nrt_udf_rt_split" : "nrt_udf_rt_rsplit", "i:psslq", args,
+    r = cg_rt_list(c, m == UDF_M_SPLIT ? "nrt_udf_rt_split" : "nrt_udf_rt_rsplit", "i:psslq", args,
                 3, UDF_TY_LIST_STR);
   } else if (m == UDF_M_SPLITLINES) {
     LLVMValueRef keep = ARG(0) ? LLVMBuildZExt(c->b, cg_expr(c, ARG(0)).v, c->i32, "")
                                : cg_i32(c, 0);
     LLVMValueRef args[2] = {cg_spill(c, s.v), keep};
-    r = rt_list(c, "nrt_udf_rt_splitlines", "i:psiq", args, 2, UDF_TY_LIST_STR);
+    r = cg_rt_list(c, "nrt_udf_rt_splitlines", "i:psiq", args, 2, UDF_TY_LIST_STR);
   } else if (m == UDF_M_PARTITION || m == UDF_M_RPARTITION) {
     k[0] = cg_expr(c, ARG(0));
     LLVMValueRef args[3] = {cg_spill(c, s.v), cg_spill(c, k[0].v),
                             LLVMConstInt(c->i32, m == UDF_M_RPARTITION, 0)};
-    r = rt_list(c, "nrt_udf_rt_partition", "i:pssiq", args, 3, UDF_TY_TUPLE_STR);
+    r = cg_rt_list(c, "nrt_udf_rt_partition", "i:pssiq", args, 3, UDF_TY_TUPLE_STR);
   } else if (m == UDF_M_JOIN) {
     k[0] = cg_expr(c, ARG(0));
     if (udf_type_base(k[0].type) == UDF_TY_STR) {

@@ -119,19 +119,6 @@ static cg_val str_rt2(cg *c, const char *fn, const char *sig, LLVMValueRef *args
   return v;
 }
 
-static cg_val list_rt(cg *c, const char *fn, const char *sig, LLVMValueRef *args, int n,
-                      udf_type type) {
-  LLVMValueRef all[12];
-  all[0] = c->err;
-  memcpy(all + 1, args, (size_t)n * sizeof *args);
-  LLVMValueRef out = cg_alloca(c, c->ptr, "list");
-  LLVMBuildStore(c->b, cg_null(c), out);
-  all[n + 1] = out;
-  cg_check(c, cg_call(c, fn, sig, all, n + 2));
-  cg_val v = {LLVMBuildLoad2(c->b, c->ptr, out, ""), type, false};
-  cg_push_temp(c, &v);
-  return v;
-}
 
 cg_val cg_binop_values(cg *c, udf_binop op, cg_val l, cg_val r, udf_type type);
 cg_val cg_binop_values(cg *c, udf_binop op, cg_val l, cg_val r, udf_type type) {
@@ -186,13 +173,13 @@ cg_val cg_binop_values(cg *c, udf_binop op, cg_val l, cg_val r, udf_type type) {
   case UDF_TY_TUPLE_STR:
     if (op == UDF_OP_ADD) {
       LLVMValueRef args[2] = {l.v, r.v};
-      return list_rt(c, "nrt_udf_rt_list_concat", "i:pppq", args, 2, type);
+      return cg_rt_list(c, "nrt_udf_rt_list_concat", "i:pppq", args, 2, type);
     }
     if (op == UDF_OP_MUL) {
       cg_val s = udf_type_base(l.type) == UDF_TY_INT ? r : l;
       cg_val n = udf_type_base(l.type) == UDF_TY_INT ? l : r;
       LLVMValueRef args[2] = {s.v, n.v};
-      return list_rt(c, "nrt_udf_rt_list_repeat", "i:pplq", args, 2, type);
+      return cg_rt_list(c, "nrt_udf_rt_list_repeat", "i:pplq", args, 2, type);
     }
     break;
   default:
@@ -466,7 +453,7 @@ static cg_val slice(cg *c, const udf_expr *e) {
     cg_push_temp(c, &r);
   } else {
     LLVMValueRef args[4] = {v.v, lo, hi, st};
-    r = list_rt(c, "nrt_udf_rt_list_slice", "i:pplllq", args, 4, e->type);
+    r = cg_rt_list(c, "nrt_udf_rt_list_slice", "i:pplllq", args, 4, e->type);
   }
   cg_release(c, v);
   return r;
@@ -474,7 +461,7 @@ static cg_val slice(cg *c, const udf_expr *e) {
 
 cg_val cg_list_from_values(cg *c, cg_val *items, int n, udf_type type) {
   LLVMValueRef cap = cg_i64(c, n);
-  cg_val list = list_rt(c, "nrt_udf_rt_list_new", "i:plq", &cap, 1, type);
+  cg_val list = cg_rt_list(c, "nrt_udf_rt_list_new", "i:plq", &cap, 1, type);
   for (int i = 0; i < n; i++) {
     LLVMValueRef args[3] = {c->err, list.v, cg_spill(c, items[i].v)};
     cg_check(c, cg_call(c, "nrt_udf_rt_list_append", "i:pps", args, 3));
@@ -528,7 +515,7 @@ static void comp_level(cg *c, const udf_expr *e, int level, cg_val list) {
 
 static cg_val comprehension(cg *c, const udf_expr *e) {
   LLVMValueRef cap = cg_i64(c, 0);
-  cg_val list = list_rt(c, "nrt_udf_rt_list_new", "i:plq", &cap, 1, UDF_TY_LIST_STR);
+  cg_val list = cg_rt_list(c, "nrt_udf_rt_list_new", "i:plq", &cap, 1, UDF_TY_LIST_STR);
   comp_level(c, e, 0, list);
   return list;
 }

@@ -95,6 +95,10 @@ LLVMValueRef cg_mi(cg *c, cg_val v); /* the MemInfo a value refers to (i8*) */
 void cg_incref(cg *c, cg_val v);
 void cg_decref(cg *c, cg_val v);
 void cg_push_temp(cg *c, cg_val *v); /* marks v temp and puts it on the stack */
+/* Calls runtime entry `fn(err, args..., &list)` making a new list (n <= 10 args), checks its
+ * status and pushes the list as a temporary. */
+cg_val cg_rt_list(cg *c, const char *fn, const char *sig, LLVMValueRef *args, int n,
+                  udf_type type);
 void cg_drop_temp(cg *c, cg_val v);  /* removes v from the stack without a decref */
 void cg_release(cg *c, cg_val v);    /* if temp: off the stack and decref'd */
 cg_val cg_owned(cg *c, cg_val v);    /* a temp holding its own reference (increfs a non-temp) */

@@ -281,3 +281,19 @@ void cg_check_bool_fail(cg *c, LLVMValueRef failed, int code, const char *msg) {
   LLVMBuildUnreachable(c->b);
   cg_at(c, ok);
 }
+
+/* Calls runtime entry `fn(err, args..., &list)` that makes a new list, checks its status and
+ * pushes the list as a temporary. */
+cg_val cg_rt_list(cg *c, const char *fn, const char *sig, LLVMValueRef *args, int n,
+                  udf_type type) {
+  LLVMValueRef all[12];
+  all[0] = c->err;
+  memcpy(all + 1, args, (size_t)n * sizeof *args);
+  LLVMValueRef out = cg_alloca(c, c->ptr, "list");
+  LLVMBuildStore(c->b, cg_null(c), out);
+  all[n + 1] = out;
+  cg_check(c, cg_call(c, fn, sig, all, n + 2));
+  cg_val v = {LLVMBuildLoad2(c->b, c->ptr, out, ""), type, false};
+  cg_push_temp(c, &v);
+  return v;
+}
