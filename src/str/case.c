@@ -424,27 +424,6 @@ CASE_INLINE int64_t run_op(enum case_mode op, const char *s, int64_t len, char *
   return convert(s, len, 0, op, out, changed, slack);
 }
 
-/* Copies n bytes with a few fixed-size, overlapping moves when n <= 32 (a library call costs
- * more than that on short strings). */
-CASE_INLINE void copy_bytes(char *dst, const char *src, int64_t n) {
-  if (n > 32) {
-    memcpy(dst, src, (size_t)n);
-  } else if (n >= 16) {
-    memcpy(dst, src, 16);
-    memcpy(dst + n - 16, src + n - 16, 16);
-  } else if (n >= 8) {
-    memcpy(dst, src, 8);
-    memcpy(dst + n - 8, src + n - 8, 8);
-  } else if (n >= 4) {
-    memcpy(dst, src, 4);
-    memcpy(dst + n - 4, src + n - 4, 4);
-  } else if (n > 0) {
-    dst[0] = src[0];
-    dst[n >> 1] = src[n >> 1];
-    dst[n - 1] = src[n - 1];
-  }
-}
-
 /* Inputs up to this many bytes are converted once into a stack buffer (a mapping at most
  * triples the bytes; 8 more for whole-word stores) and copied; longer ones are measured, then
  * converted in place. */
@@ -476,7 +455,7 @@ CASE_INLINE int convert_managed(const nrt_str *s, enum case_mode op, nrt_str *ou
   if (rc != NRT_OK)
     return rc;
   if (s->len <= SHORT_INPUT)
-    copy_bytes(bytes, buf, n);
+    nrt_copy_short(bytes, buf, n);
   else
     run_op(op, s->data, s->len, bytes, NULL, false);
   return NRT_OK;

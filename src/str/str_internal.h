@@ -65,26 +65,6 @@ static inline int nrt_u8_enc(uint32_t cp, char *out) {
   return nrt_uc_encode_utf8(cp, out);
 }
 
-/* Copies n bytes with a few fixed-size, overlapping moves when n <= 32 (on short strings a
- * library call costs more than the copy). dst and src do not overlap. */
-static inline void nrt_copy_short(char *dst, const char *src, int64_t n) {
-  if (n > 32) {
-    memcpy(dst, src, (size_t)n);
-  } else if (n >= 16) {
-    memcpy(dst, src, 16);
-    memcpy(dst + n - 16, src + n - 16, 16);
-  } else if (n >= 8) {
-    memcpy(dst, src, 8);
-    memcpy(dst + n - 8, src + n - 8, 8);
-  } else if (n >= 4) {
-    memcpy(dst, src, 4);
-    memcpy(dst + n - 4, src + n - 4, 4);
-  } else if (n > 0) {
-    dst[0] = src[0];
-    dst[n >> 1] = src[n >> 1];
-    dst[n - 1] = src[n - 1];
-  }
-}
 
 /* Hands the result of an operation back: the input itself (retained) when the result covers
  * all of it, else a new string copied from r[0..rlen). */
