@@ -241,6 +241,53 @@ NRT_API int nrt_col_builder_append_str_move(nrt_col_builder *b, nrt_str *s);
 /* Appends borrowed bytes s[0..len) (copied; len >= 0). String builders only. */
 NRT_API int nrt_col_builder_append_view(nrt_col_builder *b, const char *s, int64_t len);
 
+/* Writing a string row in place: the producer writes the row's bytes straight into the
+ * builder's buffers, so a computed string (a case mapping, a concatenation, formatted text)
+ * needs no intermediate string. The fields are public so room checks inline:
+ *
+ *   nrt_col_row_writer w;
+ *   if (nrt_col_builder_row_begin(b, &w, err)) ...;          // once
+ *   for each row:
+ *     char *p = nrt_col_row_room(&w, n, err);                 // room for n more bytes
+ *     if (!p) ...;                                            // error: the builder's status
+ *     w.pos = p + (bytes written at p, at most n);
+ *     ...
+ *     if (nrt_col_builder_row_end(b, &w, err)) ...;          // the row is appended; w is
+ *                                                             // begun for the next row
+ *
+ * Only `pos` moves, forward, within [pos, end]; the bytes must be valid UTF-8 (not checked, as
+ * for append_view). A row begun and not ended is abandoned at no cost (nothing to undo): to
+ * drop a partly written row, begin again. Any other append on the builder invalidates the
+ * writer: begin again after it. Layout (for compiled code): pos at 0, end at 8, row at 16. */
+typedef struct nrt_col_row_writer {
+  char *pos;                /* where the row's next byte goes */
+  char *end;                /* end of the room made so far */
+  char *row;                /* the row's first byte */
+  nrt_col_builder *builder; /* the builder written to */
+} nrt_col_row_writer;
+
+/* Begins a row at the end of a string builder's data (making some room). Returns the sticky
+ * status: NRT_EINVAL for a builder that does not hold strings, NRT_ENOMEM (w is then empty:
+ * every room request fails with the builder's error). */
+NRT_API int nrt_col_builder_row_begin(nrt_col_builder *b, nrt_col_row_writer *w,
+                                      struct nrt_error *err);
+
+/* The slow path of nrt_col_row_room: grows the room to at least n bytes past w->pos (the
+ * bytes of the row written so far move with it). Returns the new w->pos, or NULL with the
+ * builder's sticky error in err (allocation failure, a row too large for the layout). */
+NRT_API char *nrt_col_row_grow(nrt_col_row_writer *w, size_t n, struct nrt_error *err);
+
+/* Room for n more bytes of the current row: w->pos, or NULL (see nrt_col_row_grow). */
+static inline char *nrt_col_row_room(nrt_col_row_writer *w, size_t n, struct nrt_error *err) {
+  return (size_t)(w->end - w->pos) >= n ? w->pos : nrt_col_row_grow(w, n, err);
+}
+
+/* Appends the row written in w (its bytes are [w->row, w->pos)) and begins the next one in w.
+ * Returns the sticky status (NRT_ERANGE when the row does not fit the layout: a utf8 column
+ * above INT32_MAX bytes, a view above INT32_MAX), with the message in err. */
+NRT_API int nrt_col_builder_row_end(nrt_col_builder *b, nrt_col_row_writer *w,
+                                    struct nrt_error *err);
+
 /* Appends a number / bool to an INT64 / FLOAT64 / BOOL builder (else sticky NRT_EINVAL). */
 NRT_API int nrt_col_builder_append_int64(nrt_col_builder *b, int64_t v);
 NRT_API int nrt_col_builder_append_float64(nrt_col_builder *b, double v);

@@ -6,54 +6,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "column/column_internal.h"
+#include "column/builder_internal.h"
 
-/* A utf8_view builder starts a new data block once its current one holds this much, so no
- * chunk exceeds 1 GiB and every view offset fits in int32. */
 size_t nrt_col_view_block_limit = (size_t)512 << 20;
-#define VIEW_BLOCK_LIMIT nrt_col_view_block_limit
-#define VIEW_MAX_BLOCKS 256
-#define REF_BATCH 64
 
-/* One growing allocation in a POD/ZEROINIT block: [data, data + used) filled, cap bytes. */
-struct growbuf {
-  nrt_memblock *blk;
-  char *data;
-  size_t used;
-  size_t cap;
-};
-
-struct nrt_col_builder {
-  /* Hot fields first: the append fast paths read only these. */
-  enum nrt_col_type type;
-  int status;
-  int64_t length;
-  struct growbuf values;   /* offsets, views, values or value bits */
-  struct growbuf data;     /* utf8 / large_utf8 bytes */
-  struct growbuf validity; /* created at the first null */
-  /* managed strings recorded until the free pass: a plain growable array (released by a
-   * tight decref loop, no per-element destructor call) */
-  nrt_meminfo **refs;
-  size_t n_refs;
-  size_t ref_cap;
-  char *reg_begin, *reg_cur, *reg_end; /* the open region (the block's latest allocation) */
-  const char *cur_base;     /* start of the current block's last chunk */
-  int32_t reg_index;        /* its variadic buffer index */
-  int64_t null_count;
-  int64_t expected;
-  struct nrt_error error;
-  /* utf8_view long strings: chunks of these blocks are the variadic buffers */
-  nrt_memblock *view_blocks[VIEW_MAX_BLOCKS];
-  int n_view_blocks;
-  int32_t chunks_before;    /* chunks in the blocks before the current one */
-  size_t cur_chunks;        /* chunks of the current block seen so far */
-  bool cur_full;            /* the current block reached VIEW_BLOCK_LIMIT: start another */
-  size_t reg_size;          /* size of the next region */
-};
-
-static int fail(nrt_col_builder *b, int code, const char *fmt, ...) NRT_PRINTF(3, 4);
-
-static int fail(nrt_col_builder *b, int code, const char *fmt, ...) {
+int colb_fail(nrt_col_builder *b, int code, const char *fmt, ...) {
   if (b->status)
     return b->status;
   va_list ap;
@@ -67,37 +24,37 @@ static int fail(nrt_col_builder *b, int code, const char *fmt, ...) {
 }
 
 /* Records an error that a callee already described in `e`. */
-static int fail_with(nrt_col_builder *b, const struct nrt_error *e) {
-  return fail(b, e->code ? e->code : NRT_ENOMEM, "row %lld: %s", (long long)b->length,
+int colb_fail_with(nrt_col_builder *b, const struct nrt_error *e) {
+  return colb_fail(b, e->code ? e->code : NRT_ENOMEM, "row %lld: %s", (long long)b->length,
               e->message);
 }
 
 /* Makes room for `extra` more bytes in g (doubling), creating its block on first use. */
-static int grow(nrt_col_builder *b, struct growbuf *g, size_t extra, size_t min_cap,
+int colb_grow(nrt_col_builder *b, struct growbuf *g, size_t extra, size_t min_cap,
                 int zeroed) {
   if (extra <= g->cap - g->used)
     return NRT_OK;
   struct nrt_error e = {0};
   if (extra > SIZE_MAX / 4 - g->used)
-    return fail(b, NRT_ERANGE, "row %lld: column buffer too large", (long long)b->length);
+    return colb_fail(b, NRT_ERANGE, "row %lld: column buffer too large", (long long)b->length);
   size_t cap = g->cap * 2;
   if (cap < g->used + extra)
     cap = g->used + extra;
   if (cap < min_cap)
     cap = min_cap;
   if (!g->blk && nrt_memblock_pod_new(cap + NRT_COL_BUFFER_ALIGN, zeroed, &g->blk, &e))
-    return fail_with(b, &e);
+    return colb_fail_with(b, &e);
   char *begin = g->data, *end = g->data ? g->data + g->cap : NULL;
   int rc = g->data ? nrt_memblock_pod_resize(g->blk, cap, &begin, &end, &e)
                    : nrt_memblock_pod_allocate(g->blk, cap, NRT_COL_BUFFER_ALIGN, &begin, &end, &e);
   if (rc)
-    return fail_with(b, &e);
+    return colb_fail_with(b, &e);
   g->data = begin;
   g->cap = cap;
   return NRT_OK;
 }
 
-static size_t value_width(enum nrt_col_type t) {
+size_t colb_value_width(enum nrt_col_type t) {
   switch (t) {
   case NRT_COL_UTF8: return 4;
   case NRT_COL_LARGE_UTF8:
@@ -124,8 +81,8 @@ int nrt_col_builder_new(enum nrt_col_type type, int64_t expected_rows, nrt_col_b
   b->expected = expected_rows < 16 ? 16 : expected_rows;
   if (type == NRT_COL_UTF8 || type == NRT_COL_LARGE_UTF8) {
     /* The first offset, 0. */
-    size_t w = value_width(type);
-    if (grow(b, &b->values, w, (size_t)(b->expected + 1) * w, 0)) {
+    size_t w = colb_value_width(type);
+    if (colb_grow(b, &b->values, w, (size_t)(b->expected + 1) * w, 0)) {
       nrt_error_set(err, b->error.code, "builder: %s", b->error.message);
       int rc = b->status;
       nrt_col_builder_abort(b);
@@ -143,7 +100,7 @@ int nrt_col_builder_new(enum nrt_col_type type, int64_t expected_rows, nrt_col_b
 static int validity_room(nrt_col_builder *b, int64_t bits) {
   size_t need = (size_t)(bits + 7) / 8;
   if (need > b->validity.used) {
-    if (grow(b, &b->validity, need - b->validity.used, (size_t)(b->expected + 7) / 8, 1))
+    if (colb_grow(b, &b->validity, need - b->validity.used, (size_t)(b->expected + 7) / 8, 1))
       return b->status;
     b->validity.used = need;
   }
@@ -151,7 +108,7 @@ static int validity_room(nrt_col_builder *b, int64_t bits) {
 }
 
 /* Marks the row being appended (index b->length) valid when a bitmap exists. */
-static int mark_valid(nrt_col_builder *b) {
+int colb_mark_valid(nrt_col_builder *b) {
   if (!b->validity.data)
     return NRT_OK;
   if (validity_room(b, b->length + 1))
@@ -172,10 +129,10 @@ static int grow_refs(nrt_col_builder *b) {
   struct nrt_error e = {0};
   size_t cap = b->ref_cap ? 2 * b->ref_cap : REF_BATCH;
   if (cap > SIZE_MAX / (2 * sizeof *b->refs))
-    return fail(b, NRT_ERANGE, "row %lld: too many managed strings", (long long)b->length);
+    return colb_fail(b, NRT_ERANGE, "row %lld: too many managed strings", (long long)b->length);
   void *p = nrt_reallocate(b->refs, b->ref_cap * sizeof *b->refs, cap * sizeof *b->refs, &e);
   if (!p)
-    return fail_with(b, &e);
+    return colb_fail_with(b, &e);
   b->refs = (nrt_meminfo **)p;
   b->ref_cap = cap;
   return NRT_OK;
@@ -191,13 +148,13 @@ static inline int record_ref(nrt_col_builder *b, nrt_meminfo *mi) {
 
 static int append_offsets_row(nrt_col_builder *b, const char *s, int64_t len) {
   if (b->type == NRT_COL_UTF8 && b->data.used + (uint64_t)len > INT32_MAX)
-    return fail(b, NRT_ERANGE,
+    return colb_fail(b, NRT_ERANGE,
                 "row %lld: utf8 column data would exceed %d bytes (int32 offsets); "
                 "use large_utf8",
                 (long long)b->length, INT32_MAX);
-  size_t w = value_width(b->type);
-  if (grow(b, &b->values, w, 0, 0) ||
-      grow(b, &b->data, (size_t)len, (size_t)b->expected * 16, 0) || mark_valid(b))
+  size_t w = colb_value_width(b->type);
+  if (colb_grow(b, &b->values, w, 0, 0) ||
+      colb_grow(b, &b->data, (size_t)len, (size_t)b->expected * 16, 0) || colb_mark_valid(b))
     return b->status;
   if (len)
     memcpy(b->data.data + b->data.used, s, (size_t)len);
@@ -217,7 +174,7 @@ static int append_offsets_row(nrt_col_builder *b, const char *s, int64_t len) {
 /* Ends the current region of long-string bytes: shrinks that allocation (the block's most
  * recent, so shrinking stays in place) to the bytes used, so the chunk's size counts only
  * real string bytes. */
-static void close_region(nrt_col_builder *b) {
+void colb_close_region(nrt_col_builder *b) {
   if (!b->reg_begin)
     return;
   char *begin = b->reg_begin, *end = b->reg_end;
@@ -229,19 +186,19 @@ static void close_region(nrt_col_builder *b) {
 /* Opens a region of at least `len` bytes in the current view data block (a new block once
  * the current one reached VIEW_BLOCK_LIMIT). Regions double from 1 KiB to 1 MiB, so a
  * string costs a bump of a pointer, not a call into the block. */
-static int open_region(nrt_col_builder *b, int64_t len) {
+int colb_open_region(nrt_col_builder *b, int64_t len) {
   struct nrt_error e = {0};
-  close_region(b);
+  colb_close_region(b);
   nrt_memblock *cur = b->n_view_blocks ? b->view_blocks[b->n_view_blocks - 1] : NULL;
   if (!cur || b->cur_full) {
     if (b->n_view_blocks == VIEW_MAX_BLOCKS)
-      return fail(b, NRT_ERANGE, "row %lld: utf8_view column data too large",
+      return colb_fail(b, NRT_ERANGE, "row %lld: utf8_view column data too large",
                   (long long)b->length);
     size_t later = VIEW_BLOCK_LIMIT / 4 < ((size_t)64 << 20) ? VIEW_BLOCK_LIMIT / 4
                                                                 : ((size_t)64 << 20);
     size_t initial = cur ? later : (size_t)4096;
     if (nrt_memblock_pod_new(initial, 0, &b->view_blocks[b->n_view_blocks], &e))
-      return fail_with(b, &e);
+      return colb_fail_with(b, &e);
     if (cur)
       b->chunks_before += (int32_t)b->cur_chunks;
     b->n_view_blocks++;
@@ -254,7 +211,7 @@ static int open_region(nrt_col_builder *b, int64_t len) {
     size = (size_t)len;
   char *p, *end;
   if (nrt_memblock_pod_allocate(cur, size, 1, &p, &end, &e))
-    return fail_with(b, &e);
+    return colb_fail_with(b, &e);
   if (b->reg_size < ((size_t)1 << 20))
     b->reg_size = b->reg_size < 1024 ? 2048 : 2 * b->reg_size;
   size_t chunks = nrt_memblock_pod_chunk_count(cur);
@@ -273,7 +230,7 @@ static int open_region(nrt_col_builder *b, int64_t len) {
 /* Copies a long string into the current region; returns its buffer index and offset. */
 static int place_long(nrt_col_builder *b, const char *s, int64_t len, int32_t *index,
                       int32_t *offset) {
-  if ((!b->reg_cur || len > b->reg_end - b->reg_cur) && open_region(b, len))
+  if ((!b->reg_cur || len > b->reg_end - b->reg_cur) && colb_open_region(b, len))
     return b->status;
   memcpy(b->reg_cur, s, (size_t)len);
   *index = b->reg_index;
@@ -284,9 +241,9 @@ static int place_long(nrt_col_builder *b, const char *s, int64_t len, int32_t *i
 
 static int append_view_row(nrt_col_builder *b, const char *s, int64_t len) {
   if (len > INT32_MAX)
-    return fail(b, NRT_ERANGE, "row %lld: a string of %lld bytes does not fit a utf8_view",
+    return colb_fail(b, NRT_ERANGE, "row %lld: a string of %lld bytes does not fit a utf8_view",
                 (long long)b->length, (long long)len);
-  if (grow(b, &b->values, sizeof(nrt_col_view), 0, 0))
+  if (colb_grow(b, &b->values, sizeof(nrt_col_view), 0, 0))
     return b->status;
   nrt_col_view v;
   memset(&v, 0, sizeof v);
@@ -299,7 +256,7 @@ static int append_view_row(nrt_col_builder *b, const char *s, int64_t len) {
     if (place_long(b, s, len, &v.u.ref.buffer_index, &v.u.ref.offset))
       return b->status;
   }
-  if (mark_valid(b))
+  if (colb_mark_valid(b))
     return b->status;
   memcpy(b->values.data + b->values.used, &v, sizeof v);
   b->values.used += sizeof v;
@@ -311,13 +268,13 @@ static int append_bytes(nrt_col_builder *b, const char *s, int64_t len) {
   if (b->status)
     return b->status;
   if (len < 0)
-    return fail(b, NRT_EINVAL, "row %lld: negative string length", (long long)b->length);
+    return colb_fail(b, NRT_EINVAL, "row %lld: negative string length", (long long)b->length);
   switch (b->type) {
   case NRT_COL_UTF8:
   case NRT_COL_LARGE_UTF8: return append_offsets_row(b, s, len);
   case NRT_COL_UTF8_VIEW: return append_view_row(b, s, len);
   default:
-    return fail(b, NRT_EINVAL, "row %lld: string appended to a %s builder", (long long)b->length,
+    return colb_fail(b, NRT_EINVAL, "row %lld: string appended to a %s builder", (long long)b->length,
                 nrt_col_type_name(b->type));
   }
 }
@@ -460,9 +417,9 @@ static int append_fixed(nrt_col_builder *b, enum nrt_col_type t, const void *v) 
   if (b->status)
     return b->status;
   if (b->type != t)
-    return fail(b, NRT_EINVAL, "row %lld: %s value appended to a %s builder",
+    return colb_fail(b, NRT_EINVAL, "row %lld: %s value appended to a %s builder",
                 (long long)b->length, nrt_col_type_name(t), nrt_col_type_name(b->type));
-  if (grow(b, &b->values, 8, (size_t)b->expected * 8, 0) || mark_valid(b))
+  if (colb_grow(b, &b->values, 8, (size_t)b->expected * 8, 0) || colb_mark_valid(b))
     return b->status;
   memcpy(b->values.data + b->values.used, v, 8);
   b->values.used += 8;
@@ -482,7 +439,7 @@ int nrt_col_builder_append_float64(nrt_col_builder *b, double v) {
 static int bool_room(nrt_col_builder *b) {
   size_t need = (size_t)(b->length + 1 + 7) / 8;
   if (need > b->values.used) {
-    if (grow(b, &b->values, need - b->values.used, (size_t)(b->expected + 7) / 8, 1))
+    if (colb_grow(b, &b->values, need - b->values.used, (size_t)(b->expected + 7) / 8, 1))
       return b->status;
     b->values.used = need;
   }
@@ -493,9 +450,9 @@ int nrt_col_builder_append_bool(nrt_col_builder *b, bool v) {
   if (b->status)
     return b->status;
   if (b->type != NRT_COL_BOOL)
-    return fail(b, NRT_EINVAL, "row %lld: bool value appended to a %s builder",
+    return colb_fail(b, NRT_EINVAL, "row %lld: bool value appended to a %s builder",
                 (long long)b->length, nrt_col_type_name(b->type));
-  if (bool_room(b) || mark_valid(b))
+  if (bool_room(b) || colb_mark_valid(b))
     return b->status;
   if (v)
     b->values.data[b->length >> 3] |= (char)(1u << (b->length & 7));
@@ -518,8 +475,8 @@ int nrt_col_builder_append_null(nrt_col_builder *b) {
   switch (b->type) {
   case NRT_COL_UTF8:
   case NRT_COL_LARGE_UTF8: {
-    size_t w = value_width(b->type);
-    if (grow(b, &b->values, w, 0, 0))
+    size_t w = colb_value_width(b->type);
+    if (colb_grow(b, &b->values, w, 0, 0))
       return b->status;
     memcpy(b->values.data + b->values.used, b->values.data + b->values.used - w, w);
     b->values.used += w;
@@ -528,8 +485,8 @@ int nrt_col_builder_append_null(nrt_col_builder *b) {
   case NRT_COL_UTF8_VIEW:
   case NRT_COL_INT64:
   case NRT_COL_FLOAT64: {
-    size_t w = value_width(b->type);
-    if (grow(b, &b->values, w, (size_t)b->expected * w, 0))
+    size_t w = colb_value_width(b->type);
+    if (colb_grow(b, &b->values, w, (size_t)b->expected * w, 0))
       return b->status;
     memset(b->values.data + b->values.used, 0, w);
     b->values.used += w;
@@ -549,7 +506,7 @@ int nrt_col_builder_append_null(nrt_col_builder *b) {
 
 int nrt_col_builder_set_error(nrt_col_builder *b, int code, const char *message) {
   if (!b->status && code)
-    fail(b, code, "%s", message ? message : nrt_status_name(code));
+    colb_fail(b, code, "%s", message ? message : nrt_status_name(code));
   return b->status;
 }
 
@@ -597,7 +554,7 @@ void nrt_col_builder_abort(nrt_col_builder *b) {
 
 /* Builds the column from the builder's buffers (no copy). */
 static int make_column(nrt_col_builder *b, nrt_column **out, struct nrt_error *err) {
-  close_region(b);
+  colb_close_region(b);
   int32_t n_variadic = 0;
   for (int i = 0; i < b->n_view_blocks; i++)
     n_variadic += (int32_t)nrt_memblock_pod_chunk_count(b->view_blocks[i]);

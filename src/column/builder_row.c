@@ -1,0 +1,149 @@
+/* Writing a string row in place (nrt_col_row_writer, nrt/column.h): the row's bytes go
+ * straight to where an append would copy them. utf8 / large_utf8: the end of the data buffer.
+ * utf8_view: the open long-string region; a row of <= 12 bytes is then copied into its view
+ * and the region's bytes are reused by the next row. */
+#include <limits.h>
+#include <string.h>
+
+#include "column/builder_internal.h"
+
+/* The builder's sticky error into err; returns its status. */
+static int report(const nrt_col_builder *b, struct nrt_error *err) {
+  if (err)
+    *err = b->error;
+  return b->status;
+}
+
+/* Points an empty writer at the builder's next row (room prepared by prepare()). */
+static void set_cursor(nrt_col_builder *b, nrt_col_row_writer *w) {
+  if (b->type == NRT_COL_UTF8_VIEW) {
+    w->row = b->reg_cur;
+    w->end = b->reg_end;
+  } else {
+    w->row = b->data.data + b->data.used;
+    w->end = b->data.data + b->data.cap;
+  }
+  w->pos = w->row;
+}
+
+/* Room for the next row's slot in the values buffer, and somewhere to write its bytes. */
+static int prepare(nrt_col_builder *b) {
+  switch (b->type) {
+  case NRT_COL_UTF8:
+  case NRT_COL_LARGE_UTF8:
+    if (b->values.cap - b->values.used < colb_value_width(b->type) &&
+        colb_grow(b, &b->values, colb_value_width(b->type), 0, 0))
+      return b->status;
+    if (!b->data.data && colb_grow(b, &b->data, 64, (size_t)b->expected * 16, 0))
+      return b->status;
+    return NRT_OK;
+  case NRT_COL_UTF8_VIEW:
+    if (b->values.cap - b->values.used < sizeof(nrt_col_view) &&
+        colb_grow(b, &b->values, sizeof(nrt_col_view), 0, 0))
+      return b->status;
+    if (!b->reg_cur && colb_open_region(b, 0))
+      return b->status;
+    return NRT_OK;
+  default:
+    return colb_fail(b, NRT_EINVAL, "row %lld: a string row written to a %s builder",
+                     (long long)b->length, nrt_col_type_name(b->type));
+  }
+}
+
+int nrt_col_builder_row_begin(nrt_col_builder *b, nrt_col_row_writer *w,
+                              struct nrt_error *err) {
+  w->builder = b;
+  w->pos = w->end = w->row = NULL;
+  if (b->status || prepare(b))
+    return report(b, err);
+  set_cursor(b, w);
+  return NRT_OK;
+}
+
+char *nrt_col_row_grow(nrt_col_row_writer *w, size_t n, struct nrt_error *err) {
+  nrt_col_builder *b = w->builder;
+  if (b->status || !w->row) {
+    report(b, err);
+    return NULL;
+  }
+  size_t used = (size_t)(w->pos - w->row);
+  if (n > SIZE_MAX / 4 - used) {
+    colb_fail(b, NRT_ERANGE, "row %lld: string too large", (long long)b->length);
+    report(b, err);
+    return NULL;
+  }
+  if (b->type == NRT_COL_UTF8_VIEW) {
+    /* A new region; the row's bytes so far move to its start. The old region is shrunk to
+     * the bytes before the row, which stay where they are (memblock chunks never move), so
+     * the copy reads intact bytes even when the new region starts where the row did. */
+    const char *old = w->row;
+    if (colb_open_region(b, (int64_t)(used + n))) {
+      report(b, err);
+      return NULL;
+    }
+    memmove(b->reg_cur, old, used);
+  } else if (colb_grow(b, &b->data, used + n, (size_t)b->expected * 16, 0)) {
+    report(b, err);
+    return NULL;
+  }
+  set_cursor(b, w);
+  w->pos = w->row + used;
+  return w->pos;
+}
+
+int nrt_col_builder_row_end(nrt_col_builder *b, nrt_col_row_writer *w, struct nrt_error *err) {
+  if (b->status || !w->row)
+    return report(b, err);
+  int64_t len = w->pos - w->row;
+  if (b->validity.data && colb_mark_valid(b))
+    return report(b, err);
+  switch (b->type) {
+  case NRT_COL_UTF8: {
+    if (b->data.used + (uint64_t)len > INT32_MAX) {
+      colb_fail(b, NRT_ERANGE,
+                "row %lld: utf8 column data would exceed %d bytes (int32 offsets); "
+                "use large_utf8",
+                (long long)b->length, INT32_MAX);
+      return report(b, err);
+    }
+    b->data.used += (size_t)len;
+    int32_t o = (int32_t)b->data.used;
+    memcpy(b->values.data + b->values.used, &o, 4);
+    b->values.used += 4;
+    break;
+  }
+  case NRT_COL_LARGE_UTF8: {
+    b->data.used += (size_t)len;
+    int64_t o = (int64_t)b->data.used;
+    memcpy(b->values.data + b->values.used, &o, 8);
+    b->values.used += 8;
+    break;
+  }
+  default: { /* NRT_COL_UTF8_VIEW (prepare() admits no other type) */
+    if (len > INT32_MAX) {
+      colb_fail(b, NRT_ERANGE, "row %lld: a string of %lld bytes does not fit a utf8_view",
+                (long long)b->length, (long long)len);
+      return report(b, err);
+    }
+    nrt_col_view v;
+    memset(&v, 0, sizeof v);
+    v.length = (int32_t)len;
+    if (len <= NRT_COL_VIEW_INLINE) {
+      memcpy(v.u.inlined, w->row, (size_t)len);
+    } else {
+      memcpy(v.u.ref.prefix, w->row, 4);
+      v.u.ref.buffer_index = b->reg_index;
+      v.u.ref.offset = (int32_t)(w->row - b->cur_base);
+      b->reg_cur = w->pos;
+    }
+    memcpy(b->values.data + b->values.used, &v, sizeof v);
+    b->values.used += sizeof v;
+    break;
+  }
+  }
+  b->length++;
+  if (prepare(b))
+    return report(b, err);
+  set_cursor(b, w);
+  return NRT_OK;
+}
