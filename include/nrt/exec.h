@@ -139,6 +139,30 @@ NRT_API int nrt_exec_apply(nrt_column *const *inputs, size_t n_inputs, nrt_row_f
                            const struct nrt_exec_options *options, nrt_column **out,
                            struct nrt_exec_info *info, struct nrt_error *err);
 
+/* A row function that writes its string result in place (what the UDF JIT makes of a UDF
+ * returning str, or hand-written C): no result string is made; the result's bytes go straight
+ * into the output column through `out`, a row writer (nrt/column.h) that apply has begun for
+ * this row: get room with nrt_col_row_room(out, n, err), write at most n bytes there, advance
+ * out->pos. ctx, args and err as for nrt_row_fn. Returns
+ *  - NRT_OK: the row's result is the bytes written (valid UTF-8; possibly none: '');
+ *  - NRT_EXEC_ROW_NULL: the result is None (a null row); bytes written are dropped;
+ *  - an error code, as nrt_row_fn; bytes written are dropped. When nrt_col_row_room fails,
+ *    return the code it put in err (apply then reports the output's error).
+ * The function never ends the row or appends to the builder itself. */
+typedef int (*nrt_row_write_fn)(void *ctx, const nrt_value *args, nrt_col_row_writer *out,
+                                struct nrt_error *err);
+
+/* Returned by an nrt_row_write_fn whose result is None. */
+#define NRT_EXEC_ROW_NULL (-1)
+
+/* nrt_exec_apply for a writing row function: the same inputs, options (result_kind must be
+ * NRT_VALUE_STR or 0, else NRT_EINVAL), chunking, error rules and identical output for any
+ * thread count. A row costs no string allocation and no reference counting. */
+NRT_API int nrt_exec_apply_write(nrt_column *const *inputs, size_t n_inputs,
+                                 nrt_row_write_fn fn, void *ctx,
+                                 const struct nrt_exec_options *options, nrt_column **out,
+                                 struct nrt_exec_info *info, struct nrt_error *err);
+
 /* Runs task(arg, i) for every i in [0, n_tasks) on up to `threads` threads of the pool (the
  * caller included; threads <= 0: one per core) and returns when all are done. The order and
  * the thread of each task are unspecified. Never fails: without workers the caller runs all. */

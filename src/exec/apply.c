@@ -36,7 +36,8 @@ struct apply_chunk {
 struct apply_job {
   nrt_column *const *inputs;
   size_t n_inputs;
-  nrt_row_fn fn;
+  nrt_row_fn fn;          /* one of fn and write is set */
+  nrt_row_write_fn write; /* writes string results in place (nrt_exec_apply_write) */
   void *ctx;
   nrt_value_kind result_kind;
   enum nrt_col_type builder_type;
@@ -162,6 +163,15 @@ static void drop_builder(struct apply_job *job, nrt_col_builder *b) {
   nrt_col_builder_abort(b);
 }
 
+/* A null row; a writing apply then begins the next row in w again. */
+static int append_null_row(const struct apply_job *job, nrt_col_builder *b,
+                           nrt_col_row_writer *w) {
+  int rc = nrt_col_builder_append_null(b);
+  if (rc == NRT_OK && job->write)
+    rc = nrt_col_builder_row_begin(b, w, NULL);
+  return rc;
+}
+
 static void run_chunk(void *arg, int64_t k) {
   struct apply_job *job = arg;
   struct apply_chunk *c = &job->chunks[k];
@@ -197,6 +207,10 @@ static void run_chunk(void *arg, int64_t k) {
     if (job->sequential)
       job->shared = b;
   }
+  nrt_col_row_writer w = {0};
+  int64_t i = start;
+  if (job->write && (rc = nrt_col_builder_row_begin(b, &w, NULL)) != NRT_OK)
+    goto builder_failed;
   /* One utf8 input without nulls (the common case): its rows are read straight from the
    * offsets, with the argument's kind set once. */
   const nrt_column *in0 = job->inputs[0];
@@ -206,7 +220,7 @@ static void run_chunk(void *arg, int64_t k) {
   if (one_utf8)
     args[0].kind = NRT_VALUE_STR;
   int batch_left = APPLY_BATCH + 1; /* the first batch check comes after APPLY_BATCH rows */
-  for (int64_t i = start; i < end; i++) {
+  for (; i < end; i++) {
     if (--batch_left == 0) {
       batch_left = APPLY_BATCH;
       if (i > atomic_load_explicit(&job->stop_row, memory_order_relaxed)) {
@@ -228,7 +242,28 @@ static void run_chunk(void *arg, int64_t k) {
       null_row = load_args(job, i, args);
     }
     if (null_row && !job->call_on_null) {
-      rc = nrt_col_builder_append_null(b);
+      rc = append_null_row(job, b, &w);
+    } else if (job->write) {
+      e.code = 0;
+      e.message[0] = '\0';
+      calls++;
+      rc = job->write(job->ctx, args, &w, &e);
+      if (rc == NRT_OK) {
+        rc = nrt_col_builder_row_end(b, &w, NULL);
+      } else if (rc == NRT_EXEC_ROW_NULL) {
+        rc = append_null_row(job, b, &w);
+      } else if (nrt_col_builder_status(b) != NRT_OK) {
+        rc = nrt_col_builder_status(b); /* room for the result failed: the builder's error */
+      } else if (job->errors_as_null && rc != NRT_ENOMEM) {
+        c->failed_rows++;
+        chunk_error(job, c, i, rc, e.message, 0);
+        rc = append_null_row(job, b, &w);
+      } else {
+        chunk_error(job, c, i, rc, e.message, 1);
+        drop_builder(job, b);
+        b = NULL;
+        goto done;
+      }
     } else {
       nrt_value result = {0};
       e.code = 0;
@@ -239,7 +274,7 @@ static void run_chunk(void *arg, int64_t k) {
         if (job->errors_as_null && rc != NRT_ENOMEM) {
           c->failed_rows++;
           chunk_error(job, c, i, rc, e.message, 0);
-          rc = nrt_col_builder_append_null(b);
+          rc = append_null_row(job, b, &w);
         } else {
           chunk_error(job, c, i, rc, e.message, 1);
           drop_builder(job, b);
@@ -260,16 +295,8 @@ static void run_chunk(void *arg, int64_t k) {
         }
       }
     }
-    if (rc != NRT_OK) { /* the builder failed (allocation, size): its message names why */
-      nrt_column *dropped = NULL;
-      if (b == job->shared)
-        job->shared = NULL;
-      nrt_col_builder_finish(b, &dropped, &e);
-      b = NULL;
-      nrt_col_release(dropped);
-      chunk_error(job, c, i, rc, e.message, 1);
-      goto done;
-    }
+    if (rc != NRT_OK)
+      goto builder_failed;
   }
   if (b == job->shared) {
     nrt_col_builder_free_pass(b); /* the chunk's free pass; apply finishes the builder */
@@ -285,6 +312,15 @@ static void run_chunk(void *arg, int64_t k) {
                      atomic_fetch_add_explicit(&job->rows_done, end - start,
                                                memory_order_relaxed) + (end - start),
                      job->rows);
+  goto done;
+builder_failed: { /* the builder failed (allocation, size) at row i: its message names why */
+  nrt_column *dropped = NULL;
+  if (b == job->shared)
+    job->shared = NULL;
+  nrt_col_builder_finish(b, &dropped, &e);
+  nrt_col_release(dropped);
+  chunk_error(job, c, i, rc, e.message, 1);
+}
 done:
   c->calls += calls;
   if (args != stack_args)
@@ -302,11 +338,11 @@ static int64_t choose_chunk_rows(int64_t rows, int threads) {
   return per;
 }
 
-static int check_inputs(nrt_column *const *inputs, size_t n_inputs, nrt_row_fn fn,
+static int check_inputs(nrt_column *const *inputs, size_t n_inputs, bool has_fn,
                         nrt_column **out, struct nrt_error *err) {
   if (!out)
     return nrt_error_set(err, NRT_EINVAL, "apply: out is NULL");
-  if (!fn)
+  if (!has_fn)
     return nrt_error_set(err, NRT_EINVAL, "apply: no row function");
   if (!inputs || n_inputs == 0)
     return nrt_error_set(err, NRT_EINVAL, "apply: no input column");
@@ -357,9 +393,10 @@ static const struct apply_chunk *first_error(const struct apply_chunk *chunks, i
   return best;
 }
 
-int nrt_exec_apply(nrt_column *const *inputs, size_t n_inputs, nrt_row_fn fn, void *ctx,
-                   const struct nrt_exec_options *options, nrt_column **out,
-                   struct nrt_exec_info *info, struct nrt_error *err) {
+/* Both applies: exactly one of fn and write is used. */
+static int apply(nrt_column *const *inputs, size_t n_inputs, nrt_row_fn fn,
+                 nrt_row_write_fn write, void *ctx, const struct nrt_exec_options *options,
+                 nrt_column **out, struct nrt_exec_info *info, struct nrt_error *err) {
   static const struct nrt_exec_options defaults = {0};
   const struct nrt_exec_options *o = options ? options : &defaults;
   struct nrt_exec_info local_info;
@@ -369,15 +406,19 @@ int nrt_exec_apply(nrt_column *const *inputs, size_t n_inputs, nrt_row_fn fn, vo
   info->error_row = -1;
   if (out)
     *out = NULL;
-  int rc = check_inputs(inputs, n_inputs, fn, out, err);
+  int rc = check_inputs(inputs, n_inputs, fn || write, out, err);
   if (rc)
     return rc;
-  struct apply_job job = {.inputs = inputs, .n_inputs = n_inputs, .fn = fn, .ctx = ctx,
+  struct apply_job job = {.inputs = inputs, .n_inputs = n_inputs, .fn = fn, .write = write,
+                          .ctx = ctx,
                           .call_on_null = o->call_on_null, .errors_as_null = o->errors_as_null,
                           .rows = inputs[0]->length};
   rc = builder_type_for(o, &job.result_kind, &job.builder_type, err);
   if (rc)
     return rc;
+  if (write && job.result_kind != NRT_VALUE_STR)
+    return nrt_error_set(err, NRT_EINVAL, "apply: a writing row function makes strings, not %s",
+                         kind_name(job.result_kind));
   int threads = o->threads > 0 ? o->threads : nrt_pool_cores();
   info->rows = job.rows;
   info->threads = threads;
@@ -446,6 +487,18 @@ int nrt_exec_apply(nrt_column *const *inputs, size_t n_inputs, nrt_row_fn fn, vo
     nrt_col_release(job.chunks[k].col);
   nrt_free(job.chunks, chunks_size);
   return rc;
+}
+
+int nrt_exec_apply(nrt_column *const *inputs, size_t n_inputs, nrt_row_fn fn, void *ctx,
+                   const struct nrt_exec_options *options, nrt_column **out,
+                   struct nrt_exec_info *info, struct nrt_error *err) {
+  return apply(inputs, n_inputs, fn, NULL, ctx, options, out, info, err);
+}
+
+int nrt_exec_apply_write(nrt_column *const *inputs, size_t n_inputs, nrt_row_write_fn fn,
+                         void *ctx, const struct nrt_exec_options *options, nrt_column **out,
+                         struct nrt_exec_info *info, struct nrt_error *err) {
+  return apply(inputs, n_inputs, NULL, fn, ctx, options, out, info, err);
 }
 
 void nrt_exec_parallel_for(int64_t n_tasks, int threads, void (*task)(void *arg, int64_t i),
