@@ -4,7 +4,9 @@
  * /usr/bin/python3 subprocess timing a loop, bench_str.py) and next to memcpy of the same
  * bytes. Prints ns/row, rows/s, MB/s, the ratio to CPython, the ratio to memcpy and the
  * allocations per new string from the runtime statistics.
- * Usage: bench_str [SHORT_ROWS] [LONG_ROWS] (defaults 1000000 and 10000). */
+ * Usage: bench_str [SHORT_ROWS] [LONG_ROWS] [OPS] (defaults 1000000, 10000, all). OPS: a
+ * list of operation names separated by "|" to run alone, without the CPython baseline (for
+ * profiling one operation, e.g. under callgrind); LONG_ROWS 0 skips the 1 KB corpus. */
 #define _POSIX_C_SOURCE 200809L /* popen, clock_gettime */
 #include "nrt/str.h"
 #include "nrt/str_convert.h"
@@ -181,6 +183,26 @@ enum { NOPS = sizeof OPS / sizeof OPS[0] };
 
 static int64_t sink;
 
+/* The OPS argument, or NULL for every operation with the CPython baseline. */
+static const char *only_ops;
+
+/* True when operation `name` is selected by only_ops (an exact item of the list). */
+static bool selected(const char *name) {
+  if (!only_ops)
+    return true;
+  size_t n = strlen(name);
+  for (const char *p = only_ops; *p;) {
+    const char *e = strchr(p, '|');
+    size_t l = e ? (size_t)(e - p) : strlen(p);
+    if (l == n && memcmp(p, name, n) == 0)
+      return true;
+    if (!e)
+      break;
+    p = e + 1;
+  }
+  return false;
+}
+
 /* Runs op over the corpus `reps` times; returns the best seconds. Counts new managed strings
  * (results with a MemInfo, list elements included, lists themselves counted separately). */
 static double run_op(const struct op *op, const struct corpus *c, int reps, int64_t *new_strings,
@@ -278,7 +300,12 @@ static void bench(const struct corpus *c, bool short_rows) {
   printf("\n== %s: %lld rows, %.1f MB, avg %.1f bytes/row\n", c->name, (long long)c->n,
          (double)c->total / 1e6, (double)c->total / (double)c->n);
   fflush(stdout);
-  python_times(c, py);
+  if (only_ops) {
+    for (int i = 0; i < NOPS; i++)
+      py[i] = 0;
+  } else {
+    python_times(c, py);
+  }
   double mc = memcpy_time(c, 5);
   double mc_mbs = (double)c->total / mc / 1e6;
   printf("memcpy of the same bytes (one call per row): %.2f ms, %.0f MB/s\n", mc * 1e3, mc_mbs);
@@ -287,6 +314,8 @@ static void bench(const struct corpus *c, bool short_rows) {
   for (int i = 0; i < NOPS; i++) {
     int64_t ns, nl;
     uint64_t al;
+    if (!selected(OPS[i].name))
+      continue;
     if (OPS[i].fn == op_join) { /* the lists to join: s.split() of every row, untimed */
       join_rows = c->rows;
       join_lists = malloc(sizeof(nrt_str_list *) * (size_t)c->n);
@@ -329,6 +358,7 @@ static void bench(const struct corpus *c, bool short_rows) {
 int main(int argc, char **argv) {
   int64_t short_rows = argc > 1 ? atoll(argv[1]) : 1000000;
   int64_t long_rows = argc > 2 ? atoll(argv[2]) : 10000;
+  only_ops = argc > 3 ? argv[3] : NULL;
   struct corpus seed, kb;
   make_corpus(&seed, "seed corpus (0-24 chars of ASCII letters, space, e-acute, u-umlaut, "
                      "sharp s, 2 CJK)",
@@ -340,7 +370,8 @@ int main(int argc, char **argv) {
          "new str = new managed strings (and lists) per row; alloc/new = allocations per "
          "new string or list (nrt_stats_get)\n");
   bench(&seed, true);
-  bench(&kb, false);
+  if (long_rows > 0)
+    bench(&kb, false);
   printf("\ntargets: ops >= 10x CPython on short strings: %d of %d; ASCII upper / lower on 1 KB: "
          "%.0f%% / %.0f%% of memcpy (target 30%%); most allocations per new string: %.3f "
          "(target 1)\n",

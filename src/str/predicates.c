@@ -195,16 +195,7 @@ NRT_API bool nrt_str_istitle(const char *s, int64_t len) {
 }
 
 NRT_API bool nrt_str_isascii(const char *s, int64_t len) {
-  int64_t i = 0;
-  uint64_t acc = 0;
-  for (; i + 8 <= len; i += 8) {
-    uint64_t w;
-    memcpy(&w, s + i, 8);
-    acc |= w;
-  }
-  for (; i < len; i++)
-    acc |= (unsigned char)s[i];
-  return (acc & HIGH) == 0;
+  return nrt_str_is_ascii_bytes(s, len);
 }
 
 /* isidentifier: XID_Start or '_' first, then XID_Continue (no NFKC, as str.isidentifier). */

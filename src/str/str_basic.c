@@ -1,29 +1,21 @@
 /* len, ASCII check, comparisons, `in`, concatenation and repetition (see nrt/str.h), plus the
  * code point <-> byte offset helpers every indexed operation uses. */
 #include "str/str_internal.h"
+#include "str/str_short.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 
-/* Code points of a short string (len <= 16) with overlapping loads instead of a byte loop:
- * the lengths of a column vary at random, and loops over them mispredict. */
-static int64_t short_len(const char *s, int64_t len) {
-  if (len > 8) { /* the first 8 bytes, then the last len - 8 (overlap shifted out) */
-    uint64_t hi = nrt_load64(s + len - 8) >> (8 * (16 - len));
-    return nrt_word_leads(nrt_load64(s)) + nrt_word_leads(hi) - (16 - len);
-  }
-  if (len >= 4) { /* two overlapping 4-byte loads in one word */
-    uint32_t lo, hi;
-    memcpy(&lo, s, 4);
-    memcpy(&hi, s + len - 4, 4);
-    uint64_t w = (uint64_t)lo | (((uint64_t)hi >> (8 * (8 - len))) << 32);
-    return nrt_word_leads(w) - (8 - len);
-  }
-  int64_t n = 0;
-  for (int64_t i = 0; i < len; i++)
-    n += nrt_u8_is_lead((unsigned char)s[i]);
-  return n;
+/* Code points of a string of at most NRT_SHORT_MAX bytes: continuation bytes counted over
+ * the branch-free cover (zero padding counts as nothing). */
+static inline int64_t short_len(const char *s, int64_t len) {
+  struct nrt_short_cover c;
+  nrt_short_cover_read(s, len, &c);
+  uint64_t cont = nrt_short_cont_ones(c.w[0]) + nrt_short_cont_ones(c.w[1]) +
+                  nrt_short_cont_ones(c.w[2]) + nrt_short_cont_ones(c.w[3]) +
+                  nrt_short_cont_ones(c.tail);
+  return len - nrt_short_byte_sum(cont);
 }
 
 #if defined(__SSE2__)
@@ -57,7 +49,7 @@ static int64_t medium_len(const char *s, int64_t len) {
 #endif
 
 int64_t nrt_str_len(const char *s, int64_t len) {
-  if (len <= 16)
+  if (len <= NRT_SHORT_MAX)
     return short_len(s, len);
 #if defined(__SSE2__)
   if (len <= MEDIUM_LEN)
@@ -105,6 +97,11 @@ int64_t nrt_str_len(const char *s, int64_t len) {
 }
 
 bool nrt_str_is_ascii_bytes(const char *s, int64_t len) {
+  if (len <= NRT_SHORT_MAX) {
+    struct nrt_short_cover c;
+    nrt_short_cover_read(s, len, &c);
+    return ((c.w[0] | c.w[1] | c.w[2] | c.w[3] | c.tail) & NRT_HIGH_BITS) == 0;
+  }
   int64_t i = 0;
   uint64_t acc = 0;
   for (; i + 32 <= len; i += 32)
@@ -112,8 +109,7 @@ bool nrt_str_is_ascii_bytes(const char *s, int64_t len) {
            nrt_load64(s + i + 24);
   for (; i + 8 <= len; i += 8)
     acc |= nrt_load64(s + i);
-  for (; i < len; i++)
-    acc |= (unsigned char)s[i];
+  acc |= nrt_load64(s + len - 8); /* the last bytes (len > 32; overlap is harmless) */
   return (acc & NRT_HIGH_BITS) == 0;
 }
 
