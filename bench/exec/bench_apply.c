@@ -47,6 +47,29 @@ static int seed_udf(void *ctx, const nrt_value *args, nrt_value *result, struct 
   return NRT_OK;
 }
 
+/* The same UDF as a writing row function (nrt_exec_apply_write): the result's bytes go
+ * straight into the output column, so a row makes no string at all. A case mapping writes at
+ * most NRT_STR_CASE_MAX_GROWTH bytes per input byte, s + s two, so one room request covers
+ * either branch. */
+static int seed_write(void *ctx, const nrt_value *args, nrt_col_row_writer *out,
+                      struct nrt_error *err) {
+  (void)ctx;
+  const nrt_str *s = &args[0].as.str;
+  char *p = nrt_col_row_room(out, NRT_STR_CASE_MAX_GROWTH * (size_t)s->len + 3, err);
+  if (!p)
+    return err->code;
+  if (nrt_str_len(s->data, s->len) > 2) {
+    p += nrt_str_upper_into(s->data, s->len, p);
+  } else {
+    memcpy(p, s->data, (size_t)s->len);
+    memcpy(p + s->len, s->data, (size_t)s->len);
+    p += 2 * s->len;
+  }
+  memcpy(p, "abc", 3);
+  out->pos = p + 3;
+  return NRT_OK;
+}
+
 /* ------------------------------------------------------------------ the seed corpus */
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15u;
@@ -122,9 +145,10 @@ static int cmp_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* Median times of `runs` applies of `fn`; *out keeps the last output (caller releases). */
-static struct timing time_apply(nrt_column *in, nrt_row_fn fn, int threads, int runs,
-                                nrt_column **out) {
+/* Median times of `runs` applies of `fn` (or of the writing `wfn` when fn is NULL); *out
+ * keeps the last output (caller releases). */
+static struct timing time_apply(nrt_column *in, nrt_row_fn fn, nrt_row_write_fn wfn,
+                                int threads, int runs, nrt_column **out) {
   double wall[64], cpu[64];
   if (runs > 64)
     runs = 64;
@@ -135,7 +159,8 @@ static struct timing time_apply(nrt_column *in, nrt_row_fn fn, int threads, int 
     struct nrt_exec_options o = {.threads = threads};
     struct nrt_error err = {0};
     double w0 = clock_ms(CLOCK_MONOTONIC), c0 = clock_ms(CLOCK_PROCESS_CPUTIME_ID);
-    int rc = nrt_exec_apply(&in, 1, fn, NULL, &o, out, NULL, &err);
+    int rc = fn ? nrt_exec_apply(&in, 1, fn, NULL, &o, out, NULL, &err)
+                : nrt_exec_apply_write(&in, 1, wfn, NULL, &o, out, NULL, &err);
     wall[r] = clock_ms(CLOCK_MONOTONIC) - w0;
     cpu[r] = clock_ms(CLOCK_PROCESS_CPUTIME_ID) - c0;
     if (rc) {
@@ -280,12 +305,14 @@ int main(int argc, char **argv) {
     return 1;
   }
 
-  nrt_column *out1 = NULL, *outn = NULL, *scratch = NULL;
-  struct timing t1 = time_apply(in, seed_udf, 1, runs, &out1);
-  struct timing tn = time_apply(in, seed_udf, cores, runs, &outn);
-  struct timing t_view = time_apply(in, fn_identity, 1, runs, &scratch);
+  nrt_column *out1 = NULL, *outn = NULL, *outw1 = NULL, *outwn = NULL, *scratch = NULL;
+  struct timing t1 = time_apply(in, seed_udf, NULL, 1, runs, &out1);
+  struct timing tn = time_apply(in, seed_udf, NULL, cores, runs, &outn);
+  struct timing tw1 = time_apply(in, NULL, seed_write, 1, runs, &outw1);
+  struct timing twn = time_apply(in, NULL, seed_write, cores, runs, &outwn);
+  struct timing t_view = time_apply(in, fn_identity, NULL, 1, runs, &scratch);
   nrt_col_release(scratch);
-  struct timing t_copy = time_apply(in, fn_copy, 1, runs, &scratch);
+  struct timing t_copy = time_apply(in, fn_copy, NULL, 1, runs, &scratch);
   nrt_col_release(scratch);
 
   double spin1 = spin_ms(1), spinn = spin_ms(cores);
@@ -294,7 +321,8 @@ int main(int argc, char **argv) {
   int py_ok = run_python(corpus, results, runs, &py) == 0;
 
   /* The outputs agree with each other and with CPython's. */
-  int same_threads = nrt_col_equal(out1, outn);
+  int same_threads = nrt_col_equal(out1, outn) && nrt_col_equal(outw1, outwn) &&
+                     nrt_col_equal(out1, outw1);
   int same_cpython = -1;
   nrt_column *expect = NULL;
   if (py_ok && nrt_io_read_path(results, NULL, &expect, NULL, &err) == NRT_OK)
@@ -302,6 +330,8 @@ int main(int argc, char **argv) {
   nrt_col_release(expect);
   nrt_col_release(out1);
   nrt_col_release(outn);
+  nrt_col_release(outw1);
+  nrt_col_release(outwn);
   nrt_col_release(in);
   unlink(corpus);
   unlink(results);
@@ -327,19 +357,27 @@ int main(int argc, char **argv) {
   char name[64];
   snprintf(name, sizeof name, "nrt apply, seed UDF in C, %d threads", cores);
   row(name, tn, rows, py.cpython);
+  row("nrt apply_write, seed UDF in C, 1 thread", tw1, rows, py.cpython);
+  snprintf(name, sizeof name, "nrt apply_write, seed UDF in C, %d threads", cores);
+  row(name, twn, rows, py.cpython);
   row("nrt apply machinery: return the argument", t_view, rows, py.cpython);
   row("nrt apply machinery: return a managed copy", t_copy, rows, py.cpython);
   printf("\n");
-  printf("1-thread speed-up over CPython: %.1fx wall, %.1fx CPU (target >= 30x)\n",
+  printf("(apply: the row function returns managed strings; apply_write: it writes the result "
+         "in place)\n");
+  printf("1-thread speed-up over CPython: apply %.1fx wall, %.1fx CPU; apply_write %.1fx wall, "
+         "%.1fx CPU (target >= 30x)\n",
          py.cpython.wall > 0 ? py.cpython.wall / t1.wall : 0.0,
-         py.cpython.cpu > 0 ? py.cpython.cpu / t1.cpu : 0.0);
-  printf("all cores (%d) over 1 thread:   %.2fx wall (target >= 1.8x on 2 cores)\n", cores,
-         t1.wall / tn.wall);
+         py.cpython.cpu > 0 ? py.cpython.cpu / t1.cpu : 0.0,
+         py.cpython.wall > 0 ? py.cpython.wall / tw1.wall : 0.0,
+         py.cpython.cpu > 0 ? py.cpython.cpu / tw1.cpu : 0.0);
+  printf("all cores (%d) over 1 thread:   apply %.2fx, apply_write %.2fx wall (target >= 1.8x "
+         "on 2 cores)\n", cores, t1.wall / tn.wall, tw1.wall / twn.wall);
   printf("machine scaling now (CPU-bound spin, %d over 1 thread): %.2fx (the ceiling for the "
          "line above on a shared machine)\n", cores, spin1 / spinn);
   if (py.numba_compile.wall >= 0)
     printf("Numba compile time of the UDF:  %.0f ms\n", py.numba_compile.wall);
-  printf("output equals CPython's: %s; 1 thread equals %d threads: %s\n",
+  printf("output equals CPython's: %s; 1 thread equals %d threads, apply equals apply_write: %s\n",
          same_cpython < 0 ? "not checked" : same_cpython ? "yes" : "NO", cores,
          same_threads ? "yes" : "NO");
   if (rss.ok) {

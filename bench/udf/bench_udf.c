@@ -4,7 +4,8 @@
  *    and title(), split and join, f-string formatting, a loop over characters) over 1,000,000
  *    rows: rows/s on 1 thread and on all cores, next to CPython, pandas Series.apply and Numba
  *    @njit (bench_udf.py, same sources and data, run in the same run);
- *  - the seed UDF next to the same UDF hand-written in C against the string API;
+ *  - the seed UDF next to the same UDF hand-written in C against the string API (both in
+ *    their write forms, which write the result in place, and in their value forms);
  *  - refcount operations executed per row before and after refprune (counting build).
  * The machine may be shared: CPU times (which exclude waiting for a core) are printed next to
  * wall times, and the 1-thread ratios use CPU time.
@@ -147,26 +148,36 @@ struct timing {
   double wall, cpu;
 };
 
-/* Times an apply of `udf` (or of the C row function `fn` when udf is NULL). */
-static struct timing time_apply(const nrt_udf *udf, nrt_row_fn fn, nrt_column *in, int threads,
-                                int runs) {
+/* How a timed apply runs: a compiled UDF (its write form for a str result, or its value form
+ * with value_form), or a C row function (fn, or the writing wfn). */
+struct runner {
+  const nrt_udf *udf;
+  bool value_form;
+  nrt_row_fn fn;
+  nrt_row_write_fn wfn;
+};
+
+/* Times applies of r over in. */
+static struct timing time_apply(struct runner r, nrt_column *in, int threads, int runs) {
   double wall[16], cpu[16];
   if (runs > 16)
     runs = 16;
-  for (int r = 0; r < runs; r++) {
+  for (int k = 0; k < runs; k++) {
     struct nrt_exec_options o;
     memset(&o, 0, sizeof o);
     o.threads = threads;
     struct nrt_udf_apply_options uo;
     memset(&uo, 0, sizeof uo);
     uo.threads = threads;
+    uo.value_form = r.value_form;
     nrt_column *out = NULL;
     struct nrt_error err;
     double w = clock_ms(CLOCK_MONOTONIC), c = clock_ms(CLOCK_PROCESS_CPUTIME_ID);
-    int rc = udf ? nrt_udf_apply(udf, &in, 1, &uo, &out, NULL, &err)
-                 : nrt_exec_apply(&in, 1, fn, NULL, &o, &out, NULL, &err);
-    wall[r] = clock_ms(CLOCK_MONOTONIC) - w;
-    cpu[r] = clock_ms(CLOCK_PROCESS_CPUTIME_ID) - c;
+    int rc = r.udf  ? nrt_udf_apply(r.udf, &in, 1, &uo, &out, NULL, &err)
+             : r.fn ? nrt_exec_apply(&in, 1, r.fn, NULL, &o, &out, NULL, &err)
+                    : nrt_exec_apply_write(&in, 1, r.wfn, NULL, &o, &out, NULL, &err);
+    wall[k] = clock_ms(CLOCK_MONOTONIC) - w;
+    cpu[k] = clock_ms(CLOCK_PROCESS_CPUTIME_ID) - c;
     if (rc)
       fprintf(stderr, "apply failed: %s\n", err.message);
     nrt_col_release(out);
@@ -191,6 +202,28 @@ static int seed_in_c(void *ctx, const nrt_value *args, nrt_value *result,
   if (rc)
     return rc;
   result->kind = NRT_VALUE_STR;
+  return NRT_OK;
+}
+
+/* The same, writing its result in place (nrt_exec_apply_write): what the compiler emits for a
+ * UDF returning str. One room request covers both branches (a case mapping writes at most
+ * NRT_STR_CASE_MAX_GROWTH bytes per input byte, s + s two). */
+static int seed_in_c_write(void *ctx, const nrt_value *args, nrt_col_row_writer *out,
+                           struct nrt_error *err) {
+  (void)ctx;
+  const nrt_str *s = &args[0].as.str;
+  char *p = nrt_col_row_room(out, NRT_STR_CASE_MAX_GROWTH * (size_t)s->len + 3, err);
+  if (!p)
+    return err->code;
+  if (nrt_str_len(s->data, s->len) > 2) {
+    p += nrt_str_upper_into(s->data, s->len, p);
+  } else {
+    memcpy(p, s->data, (size_t)s->len);
+    memcpy(p + s->len, s->data, (size_t)s->len);
+    p += 2 * s->len;
+  }
+  memcpy(p, "abc", 3);
+  out->pos = p + 3;
   return NRT_OK;
 }
 
@@ -287,7 +320,7 @@ int main(int argc, char **argv) {
 
   struct row {
     double compile_cpu, compile_wall;
-    struct timing t1, tn;
+    struct timing t1, tn, value1; /* value1: the value form on 1 thread (str results) */
     double refops_naive, refops_pruned;
   } r[NCASES];
   memset(r, 0, sizeof r);
@@ -311,10 +344,13 @@ int main(int argc, char **argv) {
     }
     r[i].compile_wall = median(cw, 5);
     r[i].compile_cpu = median(cc, 5);
-    r[i].t1 = time_apply(u, NULL, col[k], 1, runs);
-    r[i].tn = time_apply(u, NULL, col[k], cores, runs);
+    r[i].t1 = time_apply((struct runner){u, false, NULL, NULL}, col[k], 1, runs);
+    r[i].tn = time_apply((struct runner){u, false, NULL, NULL}, col[k], cores, runs);
+    if (nrt_udf_write_function(u))
+      r[i].value1 = time_apply((struct runner){u, true, NULL, NULL}, col[k], 1, runs);
     nrt_udf_free(u);
-    /* Refcount operations per row: counting wrappers, naive IR vs pruned IR. */
+    /* Refcount operations per row of the value form (the write form of a str result makes no
+     * string): counting wrappers, naive IR vs pruned IR. */
     int64_t nrows = rows < 100000 ? rows : 100000;
     nrt_column *part = NULL;
     nrt_col_slice(col[k], 0, nrows, &part, NULL);
@@ -331,6 +367,7 @@ int main(int argc, char **argv) {
       struct nrt_udf_apply_options ao;
       memset(&ao, 0, sizeof ao);
       ao.threads = 1;
+      ao.value_form = true;
       nrt_column *out = NULL;
       nrt_udf_apply(cu, &part, 1, &ao, &out, NULL, &err);
       double per_row = (double)nrt_udf_refops_executed() / (double)nrows;
@@ -343,8 +380,11 @@ int main(int argc, char **argv) {
     }
     nrt_col_release(part);
   }
-  struct timing c1 = time_apply(NULL, seed_in_c, col[0], 1, runs);
-  struct timing cn = time_apply(NULL, seed_in_c, col[0], cores, runs);
+  struct timing c1 = time_apply((struct runner){NULL, false, seed_in_c, NULL}, col[0], 1, runs);
+  struct timing cw1 =
+      time_apply((struct runner){NULL, false, NULL, seed_in_c_write}, col[0], 1, runs);
+  struct timing cwn =
+      time_apply((struct runner){NULL, false, NULL, seed_in_c_write}, col[0], cores, runs);
 
   printf("\ncompile time of the seed UDF: nrt %.1f ms CPU (%.1f ms wall); Numba @njit %.0f ms "
          "(%.0fx); target <= 50 ms\n",
@@ -353,15 +393,21 @@ int main(int argc, char **argv) {
   printf("\nthroughput in M rows/s (1 thread: CPU time; %d threads: wall time); ratios are nrt "
          "1 thread / baseline (CPU time)\n",
          cores);
-  printf("%-11s %8s %8s %8s %8s %8s %8s %9s %9s %9s %13s\n", "udf", "compile", "nrt 1T",
-         "nrt NT", "CPython", "pandas", "Numba", "xCPython", "xpandas", "xNumba",
+  printf("(a str result is written in place: the write form; \"value 1T\": the value form, a "
+         "managed result string per row; refops/row: the value form's, naive -> pruned)\n");
+  printf("%-11s %8s %8s %8s %8s %8s %8s %8s %9s %9s %9s %13s\n", "udf", "compile", "nrt 1T",
+         "nrt NT", "value 1T", "CPython", "pandas", "Numba", "xCPython", "xpandas", "xNumba",
          "refops/row");
   for (size_t i = 0; i < NCASES; i++) {
     double n1 = rate(rows, r[i].t1.cpu), nn = rate(rows, r[i].tn.wall);
     double py = rate(rows, base[i].cpython_cpu), pd = rate(rows, base[i].pandas_cpu),
            nb = base[i].numba_cpu > 0 ? rate(rows, base[i].numba_cpu) : 0;
-    printf("%-11s %6.1fms %8.2f %8.2f %8.2f %8.2f ", cases[i].name, r[i].compile_cpu, n1 / 1e6,
-           nn / 1e6, py / 1e6, pd / 1e6);
+    printf("%-11s %6.1fms %8.2f %8.2f ", cases[i].name, r[i].compile_cpu, n1 / 1e6, nn / 1e6);
+    if (r[i].value1.cpu > 0)
+      printf("%8.2f ", rate(rows, r[i].value1.cpu) / 1e6);
+    else
+      printf("%8s ", "-");
+    printf("%8.2f %8.2f ", py / 1e6, pd / 1e6);
     if (nb > 0)
       printf("%8.2f ", nb / 1e6);
     else
@@ -374,13 +420,17 @@ int main(int argc, char **argv) {
     printf("%5.2f -> %4.2f\n", r[i].refops_naive, r[i].refops_pruned);
   }
   printf("\nseed UDF compiled by nrt vs hand-written in C against the string API:\n");
-  printf("  1 thread: nrt %.1f ms CPU, C %.1f ms CPU: nrt/C = %.2fx (target <= 1.3x)\n",
-         r[0].t1.cpu, c1.cpu, c1.cpu > 0 ? r[0].t1.cpu / c1.cpu : 0);
-  printf("  %d threads: nrt %.1f ms wall, C %.1f ms wall: nrt/C = %.2fx\n", cores, r[0].tn.wall,
-         cn.wall, cn.wall > 0 ? r[0].tn.wall / cn.wall : 0);
+  printf("  1 thread, write forms: nrt %.1f ms CPU, C %.1f ms CPU: nrt/C = %.2fx (target <= "
+         "1.3x)\n",
+         r[0].t1.cpu, cw1.cpu, cw1.cpu > 0 ? r[0].t1.cpu / cw1.cpu : 0);
+  printf("  1 thread, value forms: nrt %.1f ms CPU, C %.1f ms CPU: nrt/C = %.2fx\n",
+         r[0].value1.cpu, c1.cpu, c1.cpu > 0 ? r[0].value1.cpu / c1.cpu : 0);
+  printf("  %d threads, write forms: nrt %.1f ms wall, C %.1f ms wall: nrt/C = %.2fx\n", cores,
+         r[0].tn.wall, cwn.wall, cwn.wall > 0 ? r[0].tn.wall / cwn.wall : 0);
   printf("  wall times, 1 thread: nrt %.1f ms, C %.1f ms, CPython %.1f ms, pandas %.1f ms, "
          "Numba %.1f ms\n",
-         r[0].t1.wall, c1.wall, base[0].cpython_wall, base[0].pandas_wall, base[0].numba_wall);
+         r[0].t1.wall, cw1.wall, base[0].cpython_wall, base[0].pandas_wall,
+         base[0].numba_wall);
   struct nrt_stats s;
   for (int k = 0; k < 4; k++) {
     nrt_col_release(col[k]);

@@ -64,6 +64,13 @@ NRT_API void nrt_str_release(nrt_str *s);
 /* ---------------------------------------------------------------- case mapping
  * Python's str.upper/lower/casefold/capitalize/title/swapcase with full case mappings
  * (SpecialCasing), Final_Sigma in lower/swapcase/capitalize/title, Python's title rules. */
+
+/* No case mapping (upper, lower, casefold, capitalize, title, swapcase) produces more than
+ * this many UTF-8 bytes per input byte (U+0390 'ΐ', 2 bytes, upper-cases to 6), so a buffer
+ * of NRT_STR_CASE_MAX_GROWTH * len bytes is room enough for nrt_str_X_into without measuring
+ * with nrt_str_X_size first. */
+#define NRT_STR_CASE_MAX_GROWTH 3
+
 NRT_API int64_t nrt_str_upper_size(const char *s, int64_t len);
 NRT_API int64_t nrt_str_upper_into(const char *s, int64_t len, char *out);
 NRT_API int64_t nrt_str_lower_size(const char *s, int64_t len);

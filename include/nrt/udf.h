@@ -4,8 +4,9 @@
  * (see the README). nrt_udf_compile parses and type-checks it for the given parameter types,
  * lowers it to LLVM IR with reference counting woven in naively, removes the redundant
  * refcount operations (refprune), optimises the IR and JIT-compiles it (ORC LLJIT). The result
- * is a row function with the nrt_row_fn signature of nrt/exec.h; nrt_udf_apply runs it over
- * columns on all cores. Strings created by the UDF are managed strings released at the moment
+ * is a row function with the nrt_row_fn signature of nrt/exec.h (and, for a str result, a
+ * write form that writes the result straight into the output column); nrt_udf_apply runs it
+ * over columns on all cores. Strings created by the UDF are managed strings released at the moment
  * Python would release them: after an apply (and the release of its output) the runtime
  * statistics are balanced, also when rows raise. */
 #ifndef NRT_UDF_H
@@ -79,6 +80,11 @@ NRT_API nrt_value_kind nrt_udf_result_kind(const nrt_udf *udf);
  * nrt_udf_free. */
 NRT_API nrt_row_fn nrt_udf_row_function(const nrt_udf *udf);
 
+/* For a UDF returning str (or str | None): its write form, a row function writing the result
+ * straight into the output column (nrt_exec_apply_write; no result string is made). NULL for
+ * other result types. ctx is ignored. Valid until nrt_udf_free. */
+NRT_API nrt_row_write_fn nrt_udf_write_function(const nrt_udf *udf);
+
 /* Compilation statistics (never NULL for a compiled UDF). */
 NRT_API const struct nrt_udf_compile_info *nrt_udf_info(const nrt_udf *udf);
 
@@ -99,6 +105,9 @@ struct nrt_udf_apply_options {
    * chunk with the rows finished so far, from worker threads; must be thread-safe). */
   void (*on_progress)(void *arg, int64_t rows_done, int64_t rows);
   void *progress_arg;
+  /* A UDF returning str is applied in its write form (nrt_udf_write_function) unless this is
+   * set: then its value form, with a managed result string per row (for comparisons). */
+  bool value_form;
 };
 
 /* Applies the UDF to every row of `n` input columns (one per parameter) through

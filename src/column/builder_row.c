@@ -3,6 +3,7 @@
  * utf8_view: the open long-string region; a row of <= 12 bytes is then copied into its view
  * and the region's bytes are reused by the next row. */
 #include <limits.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "column/builder_internal.h"
@@ -91,7 +92,8 @@ char *nrt_col_row_grow(nrt_col_row_writer *w, size_t n, struct nrt_error *err) {
   return w->pos;
 }
 
-int nrt_col_builder_row_end(nrt_col_builder *b, nrt_col_row_writer *w, struct nrt_error *err) {
+/* Every case: errors, a validity bitmap, buffers to grow. */
+static int row_end_general(nrt_col_builder *b, nrt_col_row_writer *w, struct nrt_error *err) {
   if (b->status || !w->row)
     return report(b, err);
   int64_t len = w->pos - w->row;
@@ -146,4 +148,73 @@ int nrt_col_builder_row_end(nrt_col_builder *b, nrt_col_row_writer *w, struct nr
     return report(b, err);
   set_cursor(b, w);
   return NRT_OK;
+}
+
+/* Inline views are assembled from little-endian words (elsewhere the general path does it). */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define WORD_VIEWS 1
+#else
+#define WORD_VIEWS 0
+#endif
+
+/* The low n (0..8) bytes of a little-endian word. */
+static inline uint64_t low_bytes(uint64_t x, int64_t n) {
+  return n >= 8 ? x : x & ((UINT64_C(1) << (8 * n)) - 1);
+}
+
+/* The common case without a call out: no error, no bitmap, room in the values buffer for
+ * this row and the next (so the next row is begun by moving the cursor); an inline view's
+ * bytes are read as two words, which the region's room (16 bytes past the row) allows. */
+int nrt_col_builder_row_end(nrt_col_builder *b, nrt_col_row_writer *w, struct nrt_error *err) {
+  if (__builtin_expect(b->status != NRT_OK || b->validity.data != NULL || !w->row, 0))
+    return row_end_general(b, w, err);
+  int64_t len = w->pos - w->row;
+  size_t room = b->values.cap - b->values.used;
+  switch (b->type) {
+  case NRT_COL_UTF8: {
+    size_t used = b->data.used + (size_t)len;
+    if (used > INT32_MAX || room < 8)
+      break;
+    int32_t o = (int32_t)used;
+    memcpy(b->values.data + b->values.used, &o, 4);
+    b->values.used += 4;
+    b->data.used = used;
+    b->length++;
+    w->row = w->pos;
+    return NRT_OK;
+  }
+  case NRT_COL_UTF8_VIEW: {
+    if (room < 2 * sizeof(nrt_col_view) || len > INT32_MAX)
+      break;
+    uint64_t word[2];
+    if (len <= NRT_COL_VIEW_INLINE) {
+      if (!WORD_VIEWS || w->end - w->row < 16)
+        break;
+      uint64_t a, z;
+      memcpy(&a, w->row, 8);
+      memcpy(&z, w->row + 8, 8);
+      a = low_bytes(a, len);
+      z = len > 8 ? low_bytes(z, len - 8) : 0;
+      word[0] = (uint64_t)(uint32_t)len | (a << 32); /* length, then 12 inline bytes */
+      word[1] = (a >> 32) | (z << 32);
+      w->pos = w->row; /* the region's bytes are reused by the next row */
+    } else {
+      nrt_col_view v;
+      v.length = (int32_t)len;
+      memcpy(v.u.ref.prefix, w->row, 4);
+      v.u.ref.buffer_index = b->reg_index;
+      v.u.ref.offset = (int32_t)(w->row - b->cur_base);
+      memcpy(word, &v, sizeof v);
+      b->reg_cur = w->pos;
+      w->row = w->pos;
+    }
+    memcpy(b->values.data + b->values.used, word, sizeof word);
+    b->values.used += sizeof word;
+    b->length++;
+    return NRT_OK;
+  }
+  default:
+    break;
+  }
+  return row_end_general(b, w, err);
 }

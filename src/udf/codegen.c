@@ -135,13 +135,22 @@ void cg_iter_next(cg *c, cg_iter *it, const udf_var *var) {
 static void emit_stmt(cg *c, const udf_stmt *s);
 
 void cg_stmts(cg *c, const udf_block *blk) {
-  for (int i = 0; i < blk->n && !c->failed; i++)
-    emit_stmt(c, blk->items[i]);
+  for (int i = 0; i < blk->n && !c->failed; i++) {
+    if (c->writer && cg_write_forward(c, blk, i))
+      i++; /* the return after it was emitted too */
+    else
+      emit_stmt(c, blk->items[i]);
+  }
 }
 
 static void emit_return(cg *c, const udf_expr *value) {
   udf_type rt = c->fn->result;
-  if (udf_type_base(rt) != UDF_TY_NONE) {
+  if (c->writer) { /* the write form: the result goes into the row writer */
+    if (value)
+      cg_write(c, value);
+    cg_release_temps_above(c, 0);
+    cg_leave(c, cg_i32(c, value ? NRT_OK : NRT_EXEC_ROW_NULL));
+  } else if (udf_type_base(rt) != UDF_TY_NONE) {
     cg_val v;
     if (value) {
       v = cg_coerce(c, cg_expr(c, value), rt);
@@ -159,8 +168,10 @@ static void emit_return(cg *c, const udf_expr *value) {
   } else if (value) {
     cg_release(c, cg_expr(c, value));
   }
-  cg_release_temps_above(c, 0);
-  cg_leave(c, cg_i32(c, NRT_OK));
+  if (!c->writer) {
+    cg_release_temps_above(c, 0);
+    cg_leave(c, cg_i32(c, NRT_OK));
+  }
   cg_at(c, cg_block(c, "after.return"));
 }
 
@@ -330,35 +341,39 @@ static cg_val binop_values(cg *c, udf_binop op, cg_val l, cg_val r, udf_type typ
 
 /* ------------------------------------------------------------------ functions */
 
-static LLVMTypeRef func_type(cg *c, const udf_func *f) {
+/* i32 (i8* err, params..., T* result), or with `write` i32 (i8* err, params..., i8* writer). */
+static LLVMTypeRef func_type(cg *c, const udf_func *f, bool write) {
   LLVMTypeRef params[70];
   int np = 0;
   params[np++] = c->ptr; /* err */
   for (int i = 0; i < f->nparams && np < 68; i++)
     params[np++] = cg_llty(c, f->params[i]->type);
-  params[np++] = LLVMPointerType(cg_llty(c, f->result), 0);
+  params[np++] = write ? c->ptr : LLVMPointerType(cg_llty(c, f->result), 0);
   return LLVMFunctionType(c->i32, params, (unsigned)np, 0);
 }
 
-static void declare_func(cg *c, const udf_func *f) {
+static LLVMValueRef declare_func(cg *c, const udf_func *f, bool write) {
   char name[300];
-  snprintf(name, sizeof name, "udf.%s", f->name);
-  LLVMValueRef fn = LLVMAddFunction(c->mod, name, func_type(c, f));
+  snprintf(name, sizeof name, write ? "udf.%s.write" : "udf.%s", f->name);
+  LLVMValueRef fn = LLVMAddFunction(c->mod, name, func_type(c, f, write));
   LLVMSetLinkage(fn, LLVMInternalLinkage);
-  c->llfuncs[f->index] = fn;
+  return fn;
 }
 
-static void emit_func(cg *c, const udf_func *f) {
+/* Emits f into llfn: its value form, or (write) the write form of a str result. */
+static void emit_func(cg *c, const udf_func *f, LLVMValueRef llfn, bool write) {
   if (f->nparams > 64) {
     cg_fail(c, "function %s has more than 64 parameters", f->name);
     return;
   }
   c->fn = f;
-  c->llfn = c->llfuncs[f->index];
+  c->llfn = llfn;
   c->ntemps = 0;
   c->nloops = 0;
   c->err = LLVMGetParam(c->llfn, 0);
-  c->result = LLVMGetParam(c->llfn, (unsigned)f->nparams + 1);
+  LLVMValueRef last = LLVMGetParam(c->llfn, (unsigned)f->nparams + 1);
+  c->result = write ? NULL : last;
+  c->writer = write ? last : NULL;
   LLVMBasicBlockRef entry = cg_block(c, "entry");
   LLVMBasicBlockRef body = cg_block(c, "body");
   c->exit_bb = cg_block(c, "exit");
@@ -429,16 +444,17 @@ static void emit_func(cg *c, const udf_func *f) {
   c->vars = c->bound = NULL;
 }
 
-/* i32 nrt_udf_row(i8* ctx, nrt_value* args, nrt_value* result, nrt_error* err) */
-static void emit_row(cg *c, const udf_func *f) {
+/* Adds a row wrapper `name` (i32 (i8* ctx, nrt_value* args, i8* out, nrt_error* err)) with
+ * its entry block, and loads the entry's arguments from args into callargs after the error
+ * slot (callargs[0]). Returns the number of callargs filled. */
+static int begin_row(cg *c, const udf_func *f, const char *name, LLVMValueRef *callargs) {
   LLVMTypeRef params[4] = {c->ptr, c->ptr, c->ptr, c->ptr};
   LLVMTypeRef fty = LLVMFunctionType(c->i32, params, 4, 0);
-  LLVMValueRef row = LLVMAddFunction(c->mod, NRT_UDF_ROW_SYMBOL, fty);
+  LLVMValueRef row = LLVMAddFunction(c->mod, name, fty);
   c->llfn = row;
   LLVMBasicBlockRef entry = cg_block(c, "entry");
   cg_at(c, entry);
-  LLVMValueRef args = LLVMGetParam(row, 1), result = LLVMGetParam(row, 2);
-  LLVMValueRef callargs[70];
+  LLVMValueRef args = LLVMGetParam(row, 1);
   int n = 0;
   callargs[n++] = LLVMGetParam(row, 3);
   for (int i = 0; i < f->nparams; i++) {
@@ -465,17 +481,41 @@ static void emit_row(cg *c, const udf_func *f) {
     }
     callargs[n++] = v;
   }
+  return n;
+}
+
+/* Inlined into the wrapper before pruning, so the NULL MemInfo of the borrowed arguments is a
+ * constant there and refprune drops the parameters' refcount operations. */
+static void always_inline(cg *c, LLVMValueRef fn) {
+  unsigned inline_kind = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
+  LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+                          LLVMCreateEnumAttribute(c->ctx, inline_kind, 0));
+}
+
+/* i32 nrt_udf_row_write(i8* ctx, nrt_value* args, nrt_col_row_writer* out, nrt_error* err):
+ * the nrt_row_write_fn of an entry returning str. */
+static void emit_row_write(cg *c, const udf_func *f, LLVMValueRef write_fn) {
+  LLVMValueRef callargs[70];
+  int n = begin_row(c, f, NRT_UDF_ROW_WRITE_SYMBOL, callargs);
+  callargs[n++] = LLVMGetParam(c->llfn, 2);
+  LLVMValueRef st = LLVMBuildCall2(c->b, func_type(c, f, true), write_fn, callargs,
+                                   (unsigned)n, "status");
+  always_inline(c, write_fn);
+  LLVMBuildRet(c->b, st);
+}
+
+/* i32 nrt_udf_row(i8* ctx, nrt_value* args, nrt_value* result, nrt_error* err) */
+static void emit_row(cg *c, const udf_func *f) {
+  LLVMValueRef callargs[70];
+  int n = begin_row(c, f, NRT_UDF_ROW_SYMBOL, callargs);
+  LLVMValueRef result = LLVMGetParam(c->llfn, 2);
   LLVMTypeRef rt = cg_llty(c, f->result);
   LLVMValueRef slot = LLVMBuildAlloca(c->b, rt, "res");
   LLVMBuildStore(c->b, LLVMConstNull(rt), slot);
   callargs[n++] = slot;
-  LLVMValueRef st = LLVMBuildCall2(c->b, func_type(c, f), c->llfuncs[f->index], callargs,
-                                   (unsigned)n, "status");
-  /* Inlined before pruning, so the NULL MemInfo of the borrowed arguments is a constant there
-   * and refprune drops the parameters' refcount operations. */
-  unsigned inline_kind = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
-  LLVMAddAttributeAtIndex(c->llfuncs[f->index], LLVMAttributeFunctionIndex,
-                          LLVMCreateEnumAttribute(c->ctx, inline_kind, 0));
+  LLVMValueRef st = LLVMBuildCall2(c->b, func_type(c, f, false), c->llfuncs[f->index],
+                                   callargs, (unsigned)n, "status");
+  always_inline(c, c->llfuncs[f->index]);
   LLVMBasicBlockRef ok = cg_block(c, "ok"), done = cg_block(c, "done");
   LLVMBuildCondBr(c->b, LLVMBuildICmp(c->b, LLVMIntEQ, st, cg_i32(c, 0), ""), ok, done);
   cg_at(c, ok);
@@ -548,12 +588,19 @@ int udf_codegen(const udf_module *m, LLVMContextRef ctx, LLVMModuleRef *out,
     memset(c.llfuncs, 0, fbytes);
     for (int i = 0; i < m->nfuncs; i++)
       if (m->funcs[i]->checked)
-        declare_func(&c, m->funcs[i]);
+        c.llfuncs[i] = declare_func(&c, m->funcs[i], false);
     for (int i = 0; i < m->nfuncs && !c.failed; i++)
       if (m->funcs[i]->checked)
-        emit_func(&c, m->funcs[i]);
+        emit_func(&c, m->funcs[i], c.llfuncs[i], false);
     if (!c.failed)
       emit_row(&c, m->entry);
+    if (!c.failed && udf_type_base(m->entry->result) == UDF_TY_STR) {
+      LLVMValueRef write_fn = declare_func(&c, m->entry, true);
+      emit_func(&c, m->entry, write_fn, true);
+      c.writer = NULL;
+      if (!c.failed)
+        emit_row_write(&c, m->entry, write_fn);
+    }
     nrt_free(c.llfuncs, fbytes);
   }
   LLVMDisposeBuilder(c.b);

@@ -17,7 +17,13 @@
  *   i32 @"udf.NAME"(i8* err, params..., T* result)
  * returning NRT_OK or the raised status (message in *err); the entry is wrapped in
  *   i32 @nrt_udf_row(i8* ctx, nrt_value* args, nrt_value* result, nrt_error* err)
- * with the nrt_row_fn signature of nrt/exec.h. */
+ * with the nrt_row_fn signature of nrt/exec.h. An entry whose result is str (or str | None)
+ * is also emitted in its write form
+ *   i32 @"udf.NAME.write"(i8* err, params..., i8* writer)
+ * where every `return e` writes e's bytes into the row writer (nrt_col_row_writer) instead of
+ * making a result string, wrapped in
+ *   i32 @nrt_udf_row_write(i8* ctx, nrt_value* args, i8* writer, nrt_error* err)
+ * with the nrt_row_write_fn signature. */
 #ifndef NRT_UDF_CODEGEN_H
 #define NRT_UDF_CODEGEN_H
 
@@ -26,8 +32,10 @@
 #include "nrt/core.h"
 #include "udf/ast.h"
 
-/* Name of the row function in the emitted module. */
+/* Names of the row functions in the emitted module: the nrt_row_fn, and for an entry
+ * returning str also the nrt_row_write_fn of its write form (codegen_write.c). */
 #define NRT_UDF_ROW_SYMBOL "nrt_udf_row"
+#define NRT_UDF_ROW_WRITE_SYMBOL "nrt_udf_row_write"
 
 /* Emits module `m` into a new LLVM module in `ctx`. On success *out owns the module. */
 int udf_codegen(const udf_module *m, LLVMContextRef ctx, LLVMModuleRef *out,

@@ -40,7 +40,10 @@ typedef struct cg {
   const udf_func *fn;
   LLVMValueRef llfn;
   LLVMValueRef err;    /* the error slot parameter */
-  LLVMValueRef result; /* the result pointer parameter */
+  LLVMValueRef result; /* the result pointer parameter (value form) */
+  LLVMValueRef writer; /* the row writer parameter (write form of the entry), else NULL */
+  const udf_var *fwd_var;     /* write form: a variable forwarded into the return being */
+  const udf_expr *fwd_value;  /* written, and the value written in its place */
   LLVMValueRef *vars;  /* per local: its alloca */
   LLVMValueRef *bound; /* per local: i1 "assigned" flag alloca, or NULL */
   LLVMBasicBlockRef exit_bb;
@@ -135,5 +138,11 @@ void cg_iter_begin(cg *c, cg_iter *it, const udf_expr *iter);
 /* In the loop head: branches to `done` when exhausted, else yields the next item into var. */
 void cg_iter_next(cg *c, cg_iter *it, const udf_var *var);
 void cg_stmts(cg *c, const udf_block *blk);
+/* Write form: writes str expression e into the row writer (codegen_write.c). */
+void cg_write(cg *c, const udf_expr *e);
+/* Write form: emits blk->items[i] and the return after it with a single-use variable
+ * forwarded into the return (codegen_forward.c); false (nothing emitted) when they do not
+ * have that shape. */
+bool cg_write_forward(cg *c, const udf_block *blk, int i);
 
 #endif /* NRT_UDF_CODEGEN_INTERNAL_H */

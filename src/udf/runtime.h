@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "nrt/column.h"
 #include "nrt/core.h"
 #include "nrt/str.h"
 #include "udf/jit.h"
@@ -82,6 +83,18 @@ int32_t nrt_udf_rt_list_minmax(struct nrt_error *err, nrt_meminfo *list, int32_t
 int32_t nrt_udf_rt_format_str(struct nrt_error *err, const nrt_str *s, const char *spec,
                               int64_t speclen, nrt_str *out);
 int32_t nrt_udf_rt_repr(struct nrt_error *err, const nrt_str *s, int32_t ascii, nrt_str *out);
+
+/* The write form of a string result (runtime_write.c, codegen_write.c): bytes appended to the
+ * row being written (an nrt_col_row_writer), and a case mapping of (data, len) written into it.
+ * They return NRT_OK or the output's error (NRT_ENOMEM, NRT_ERANGE) with its message in err. */
+enum nrt_udf_case_op {
+  NRT_UDF_CASE_UPPER, NRT_UDF_CASE_LOWER, NRT_UDF_CASE_CASEFOLD, NRT_UDF_CASE_CAPITALIZE,
+  NRT_UDF_CASE_TITLE, NRT_UDF_CASE_SWAPCASE
+};
+int32_t nrt_udf_rt_write(struct nrt_error *err, nrt_col_row_writer *w, const char *data,
+                         int64_t len);
+int32_t nrt_udf_rt_write_case(struct nrt_error *err, nrt_col_row_writer *w, int32_t op,
+                              const char *data, int64_t len);
 
 /* Counting wrappers of nrt_mi_incref_local / nrt_mi_decref_local, bound in their place when
  * a UDF is compiled with refcount counting on (for the benchmark's ops-per-row figure). */

@@ -19,6 +19,7 @@
 struct nrt_udf {
   struct nrt_udf_jit *jit;
   nrt_row_fn row;
+  nrt_row_write_fn write; /* the write form of a str result, else NULL */
   int nparams;
   nrt_value_kind result_kind;
   struct nrt_udf_compile_info info;
@@ -137,6 +138,11 @@ static int build(nrt_udf *u, const udf_module *mod, const struct nrt_udf_options
   if (rc)
     return rc;
   u->row = (nrt_row_fn)nrt_udf_jit_lookup(u->jit, NRT_UDF_ROW_SYMBOL, err);
+  if (u->row && u->result_kind == NRT_VALUE_STR) {
+    u->write = (nrt_row_write_fn)nrt_udf_jit_lookup(u->jit, NRT_UDF_ROW_WRITE_SYMBOL, err);
+    if (!u->write)
+      u->row = NULL;
+  }
   u->info.jit_ms = now_ms() - t;
   return u->row ? NRT_OK : NRT_EINVAL;
 }
@@ -192,6 +198,7 @@ void nrt_udf_free(nrt_udf *udf) {
 int nrt_udf_nparams(const nrt_udf *udf) { return udf->nparams; }
 nrt_value_kind nrt_udf_result_kind(const nrt_udf *udf) { return udf->result_kind; }
 nrt_row_fn nrt_udf_row_function(const nrt_udf *udf) { return udf->row; }
+nrt_row_write_fn nrt_udf_write_function(const nrt_udf *udf) { return udf->write; }
 const struct nrt_udf_compile_info *nrt_udf_info(const nrt_udf *udf) { return &udf->info; }
 
 int nrt_udf_call(const nrt_udf *udf, const nrt_value *args, nrt_value *result,
@@ -219,6 +226,8 @@ int nrt_udf_apply(const nrt_udf *udf, nrt_column *const *inputs, size_t n,
     eo.on_progress = options->on_progress;
     eo.progress_arg = options->progress_arg;
   }
+  if (udf->write && !(options && options->value_form))
+    return nrt_exec_apply_write(inputs, n, udf->write, NULL, &eo, out, info, err);
   return nrt_exec_apply(inputs, n, udf->row, NULL, &eo, out, info, err);
 }
 

@@ -134,13 +134,14 @@ static void test_refops_counting(void) {
                     "        r = s + s\n    return r + 'abc'\n";
   const char *const in_rows[] = {"abcd", "a", "héllo", ""};
   nrt_column *in = strings(in_rows, 4);
-  uint64_t counts[2];
-  for (int prune = 0; prune < 2; prune++) {
+  uint64_t counts[3];
+  for (int prune = 0; prune < 3; prune++) { /* naive, pruned (value form), write form */
     struct nrt_udf_options o;
     memset(&o, 0, sizeof o);
     o.nparams = 1;
     o.count_refops = true;
     o.no_prune = prune == 0;
+    bool write_form = prune == 2;
     struct nrt_error err = {0};
     nrt_udf *u = NULL;
     CHECK_EQ_INT(nrt_udf_compile(src, strlen(src), &o, &u, &err), NRT_OK);
@@ -148,6 +149,7 @@ static void test_refops_counting(void) {
     struct nrt_udf_apply_options ao;
     memset(&ao, 0, sizeof ao);
     ao.threads = 1;
+    ao.value_form = !write_form; /* the value form makes strings: their refcounts */
     nrt_udf_refops_reset();
     CHECK_EQ_INT(nrt_udf_apply(u, &in, 1, &ao, &out, NULL, &err), NRT_OK);
     counts[prune] = nrt_udf_refops_executed();
@@ -158,10 +160,13 @@ static void test_refops_counting(void) {
     nrt_col_release(out);
     nrt_udf_free(u);
   }
-  printf("refcount ops executed over 4 rows: %llu naive, %llu after refprune\n",
-         (unsigned long long)counts[0], (unsigned long long)counts[1]);
+  printf("refcount ops executed over 4 rows: %llu naive, %llu after refprune, %llu in the "
+         "write form\n",
+         (unsigned long long)counts[0], (unsigned long long)counts[1],
+         (unsigned long long)counts[2]);
   CHECK(counts[0] > 0);
   CHECK(counts[1] < counts[0]);
+  CHECK_EQ_INT(counts[2], 0); /* the result is written in place: no string is made */
   nrt_col_release(in);
 }
 

@@ -5,7 +5,8 @@
  *   {"results": [["ok", value] | ["err", "ValueError", "message"], ...],
  *    "apply": [value|null, ...], "balanced": true|false, "leaked": "..."}
  * Each row is run through nrt_udf_call (exceptions per row), then the whole column through
- * nrt_udf_apply with --errors null semantics on 2 threads; the statistics must be balanced
+ * nrt_udf_apply with --errors null semantics on 2 threads (a str UDF in its write form, and
+ * again in its value form, which must agree); the statistics must be balanced
  * after every case (alloc == free, mi_alloc == mi_free), raising rows included. */
 #define _POSIX_C_SOURCE 200809L /* getline */
 #include <jansson.h>
@@ -169,6 +170,15 @@ static json_t *run_case(json_t *c) {
     rc = nrt_udf_apply(u, cols, np, &ao, &col, NULL, &err);
     if (rc == NRT_OK) {
       json_object_set_new(out, "apply", column_json(col));
+      /* A str UDF ran in its write form: its value form must give the same column. */
+      nrt_column *value_col = NULL;
+      ao.value_form = true;
+      if (nrt_udf_write_function(u) &&
+          (nrt_udf_apply(u, cols, np, &ao, &value_col, NULL, &err) != NRT_OK ||
+           !nrt_col_equal(col, value_col)))
+        json_object_set_new(out, "apply_error",
+                            json_string("the write form and the value form differ"));
+      nrt_col_release(value_col);
       nrt_col_release(col);
     } else {
       json_object_set_new(out, "apply_error", json_string(err.message));

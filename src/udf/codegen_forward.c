@@ -1,0 +1,207 @@
+/* Write form: forwarding a single-use string variable into the return that uses it.
+ *
+ *     if len(s) > 2:                      if len(s) > 2:
+ *         result = s.upper()                  return s.upper() + 'abc'   (written in place)
+ *     else:                        ==>    else:
+ *         result = s + s                      return s + s + 'abc'       (written in place)
+ *     return result + 'abc'
+ *
+ * When a `return R` directly follows an assignment `v = A`, or an if/elif/else whose every
+ * branch ends by assigning v, and v is R's first evaluated operand and used nowhere else in
+ * the function, the return is written at the end of each branch with A in v's place. Nothing
+ * is evaluated in between in Python either (A is the branch's last step, v the return's
+ * first), so the order of effects and errors is Python's; v's string is never made. */
+#include "udf/codegen_internal.h"
+
+/* Distinct name nodes reading one variable (walk_* visit some nodes twice: a call's
+ * arguments are also its normalised arguments). `blocked`: v is also a loop target. */
+struct uses {
+  const udf_var *v;
+  const udf_expr *seen[2];
+  int n;
+  bool blocked;
+};
+
+static void note(struct uses *u, const udf_expr *e) {
+  if (e->u.name.var != u->v)
+    return;
+  for (int k = 0; k < u->n && k < 2; k++)
+    if (u->seen[k] == e)
+      return;
+  if (u->n < 2)
+    u->seen[u->n] = e;
+  u->n++;
+}
+
+static void walk_expr(struct uses *u, const udf_expr *e);
+
+static void walk_list(struct uses *u, udf_expr *const *items, int n) {
+  for (int i = 0; i < n; i++)
+    walk_expr(u, items[i]);
+}
+
+static void walk_expr(struct uses *u, const udf_expr *e) {
+  if (!e)
+    return;
+  switch (e->kind) {
+  case UDF_E_NAME: note(u, e); return;
+  case UDF_E_FSTRING:
+    for (int i = 0; i < e->u.fstring.nparts; i++)
+      walk_expr(u, e->u.fstring.parts[i].expr);
+    return;
+  case UDF_E_UNARY: walk_expr(u, e->u.unary.operand); return;
+  case UDF_E_BINARY:
+    walk_expr(u, e->u.binary.left);
+    walk_expr(u, e->u.binary.right);
+    return;
+  case UDF_E_BOOLOP: walk_list(u, e->u.boolop.values, e->u.boolop.n); return;
+  case UDF_E_COMPARE: walk_list(u, e->u.compare.operands, e->u.compare.n + 1); return;
+  case UDF_E_IFEXP:
+    walk_expr(u, e->u.ifexp.test);
+    walk_expr(u, e->u.ifexp.body);
+    walk_expr(u, e->u.ifexp.orelse);
+    return;
+  case UDF_E_CALL:
+    walk_expr(u, e->u.call.func);
+    walk_list(u, e->u.call.args, e->u.call.nargs);
+    for (int i = 0; i < e->u.call.nkeywords; i++)
+      walk_expr(u, e->u.call.keywords[i].value);
+    walk_expr(u, e->u.call.receiver);
+    walk_list(u, e->u.call.cargs, e->u.call.ncargs);
+    return;
+  case UDF_E_ATTRIBUTE: walk_expr(u, e->u.attribute.value); return;
+  case UDF_E_SUBSCRIPT:
+    walk_expr(u, e->u.subscript.value);
+    walk_expr(u, e->u.subscript.index);
+    return;
+  case UDF_E_SLICE:
+    walk_expr(u, e->u.slice.value);
+    walk_expr(u, e->u.slice.lower);
+    walk_expr(u, e->u.slice.upper);
+    walk_expr(u, e->u.slice.step);
+    return;
+  case UDF_E_LIST:
+  case UDF_E_TUPLE: walk_list(u, e->u.seq.items, e->u.seq.n); return;
+  case UDF_E_LISTCOMP:
+  case UDF_E_GENEXP:
+    walk_expr(u, e->u.comp.elt);
+    for (int g = 0; g < e->u.comp.ngens; g++) {
+      walk_expr(u, e->u.comp.gens[g].iter);
+      walk_list(u, e->u.comp.gens[g].ifs, e->u.comp.gens[g].nifs);
+      u->blocked |= e->u.comp.gens[g].target == u->v;
+    }
+    return;
+  case UDF_E_CAST: walk_expr(u, e->u.cast.operand); return;
+  case UDF_E_TRUTH: walk_expr(u, e->u.truth.operand); return;
+  default: return; /* literals */
+  }
+}
+
+static void walk_block(struct uses *u, const udf_block *b) {
+  for (int i = 0; i < b->n; i++) {
+    const udf_stmt *s = b->items[i];
+    switch (s->kind) {
+    case UDF_S_EXPR: walk_expr(u, s->u.expr); break;
+    case UDF_S_ASSIGN: walk_expr(u, s->u.assign.value); break; /* targets are stores */
+    case UDF_S_AUGASSIGN:
+      note(u, s->u.augassign.target); /* reads the target */
+      walk_expr(u, s->u.augassign.value);
+      break;
+    case UDF_S_IF:
+      walk_expr(u, s->u.if_.test);
+      walk_block(u, &s->u.if_.body);
+      walk_block(u, &s->u.if_.orelse);
+      break;
+    case UDF_S_WHILE:
+      walk_expr(u, s->u.while_.test);
+      walk_block(u, &s->u.while_.body);
+      walk_block(u, &s->u.while_.orelse);
+      break;
+    case UDF_S_FOR:
+      u->blocked |= s->u.for_.target == u->v;
+      walk_expr(u, s->u.for_.iter);
+      walk_block(u, &s->u.for_.body);
+      walk_block(u, &s->u.for_.orelse);
+      break;
+    case UDF_S_RETURN: walk_expr(u, s->u.ret.value); break;
+    default: break;
+    }
+  }
+}
+
+/* The operand a str concatenation evaluates first. */
+static const udf_expr *first_operand(const udf_expr *e) {
+  while (e->kind == UDF_E_BINARY && e->u.binary.op == UDF_OP_ADD &&
+         udf_type_base(e->type) == UDF_TY_STR)
+    e = e->u.binary.left;
+  return e;
+}
+
+/* s assigns v alone: `v = A`. */
+static bool assigns(const udf_stmt *s, const udf_var *v) {
+  return s->kind == UDF_S_ASSIGN && s->u.assign.ntargets == 1 &&
+         s->u.assign.targets[0]->kind == UDF_E_NAME && s->u.assign.targets[0]->u.name.var == v;
+}
+
+/* s assigns v as its last step on every path that reaches its end (a branch may also leave
+ * early: return, break, continue run as usual). */
+static bool ends_assigning(const udf_stmt *s, const udf_var *v) {
+  if (assigns(s, v))
+    return true;
+  if (s->kind != UDF_S_IF || s->u.if_.body.n == 0 || s->u.if_.orelse.n == 0)
+    return false;
+  return ends_assigning(s->u.if_.body.items[s->u.if_.body.n - 1], v) &&
+         ends_assigning(s->u.if_.orelse.items[s->u.if_.orelse.n - 1], v);
+}
+
+/* Emits s, whose last step assigns v, with `return ret` written in place of that step. */
+static void emit_forwarded(cg *c, const udf_stmt *s, const udf_var *v, const udf_expr *ret);
+
+static void emit_block_forwarded(cg *c, const udf_block *b, const udf_var *v,
+                                 const udf_expr *ret) {
+  udf_block head = {b->items, b->n - 1};
+  cg_stmts(c, &head);
+  if (cg_open(c) && !c->failed)
+    emit_forwarded(c, b->items[b->n - 1], v, ret);
+}
+
+static void emit_forwarded(cg *c, const udf_stmt *s, const udf_var *v, const udf_expr *ret) {
+  if (s->kind == UDF_S_IF) {
+    LLVMValueRef cond = cg_expr(c, s->u.if_.test).v;
+    LLVMBasicBlockRef then = cg_block(c, "fwd.then"), els = cg_block(c, "fwd.else");
+    LLVMBuildCondBr(c->b, cond, then, els);
+    cg_at(c, then);
+    emit_block_forwarded(c, &s->u.if_.body, v, ret);
+    cg_at(c, els);
+    emit_block_forwarded(c, &s->u.if_.orelse, v, ret);
+    return;
+  }
+  c->fwd_var = v;
+  c->fwd_value = s->u.assign.value;
+  cg_write(c, ret);
+  c->fwd_var = NULL;
+  c->fwd_value = NULL;
+  cg_release_temps_above(c, 0);
+  cg_leave(c, cg_i32(c, NRT_OK));
+}
+
+bool cg_write_forward(cg *c, const udf_block *blk, int i) {
+  if (!c->writer || i + 1 >= blk->n || blk->items[i + 1]->kind != UDF_S_RETURN ||
+      !blk->items[i + 1]->u.ret.value)
+    return false;
+  const udf_expr *ret = blk->items[i + 1]->u.ret.value;
+  const udf_expr *first = first_operand(ret);
+  if (first->kind != UDF_E_NAME || first->u.name.check_bound)
+    return false;
+  const udf_var *v = first->u.name.var;
+  if (v->is_param || v->is_comp_var || v->type != UDF_TY_STR ||
+      !ends_assigning(blk->items[i], v))
+    return false;
+  struct uses u = {v, {NULL, NULL}, 0, false};
+  walk_block(&u, &c->fn->body);
+  if (u.blocked || u.n != 1 || u.seen[0] != first)
+    return false;
+  emit_forwarded(c, blk->items[i], v, ret);
+  cg_at(c, cg_block(c, "after.return"));
+  return true;
+}

@@ -1,0 +1,146 @@
+/* The write form of a string result (codegen.h): `return e` writes e's bytes straight into
+ * the output column's row writer instead of making a result string.
+ *
+ * A concatenation writes its operands one after the other, a conditional expression writes
+ * the branch taken, a literal is copied, a case mapping (upper, lower, casefold, capitalize,
+ * title, swapcase) runs its kernel into the row, and str(s) of a str writes s. Any other
+ * expression is evaluated as usual and its bytes copied. So `s.upper() + 'abc'` makes no
+ * string at all, where the value form makes two. Python's evaluation order is kept (left
+ * operand before right); an error midway leaves a partly written row, which apply drops.
+ * A None result (a None branch, a nullable value that is None) ends the row as null:
+ * status NRT_EXEC_ROW_NULL, after releasing the live temporaries. */
+#include "nrt/exec.h"
+#include "udf/codegen_internal.h"
+#include "udf/runtime.h"
+
+/* Leaves the function with a null row. */
+static void leave_null(cg *c) {
+  cg_release_temps_above(c, 0);
+  cg_leave(c, cg_i32(c, NRT_EXEC_ROW_NULL));
+  cg_at(c, cg_block(c, "after.none"));
+}
+
+static void write_bytes(cg *c, LLVMValueRef data, LLVMValueRef len) {
+  LLVMValueRef args[4] = {c->err, c->writer, data, len};
+  cg_check(c, cg_call(c, "nrt_udf_rt_write", "i:pppl", args, 4));
+}
+
+/* A literal: when the room is there (almost always), a copy of constant size that LLVM turns
+ * into a few moves, inline; else the runtime call that grows the room. */
+static void write_literal(cg *c, const udf_strlit *lit) {
+  if (lit->len == 0)
+    return;
+  LLVMValueRef data = cg_cstr(c, lit->data, (size_t)lit->len);
+  LLVMTypeRef pp = LLVMPointerType(c->ptr, 0);
+  LLVMValueRef posp = LLVMBuildBitCast(c->b, c->writer, pp, "w.posp"); /* pos at 0, end at 8 */
+  LLVMValueRef eight = cg_i64(c, 8);
+  LLVMValueRef endp = LLVMBuildBitCast(c->b, LLVMBuildGEP2(c->b, c->i8, c->writer, &eight, 1, ""),
+                                       pp, "w.endp");
+  LLVMValueRef pos = LLVMBuildLoad2(c->b, c->ptr, posp, "w.pos");
+  LLVMValueRef end = LLVMBuildLoad2(c->b, c->ptr, endp, "w.end");
+  LLVMValueRef room = LLVMBuildSub(c->b, LLVMBuildPtrToInt(c->b, end, c->i64, ""),
+                                   LLVMBuildPtrToInt(c->b, pos, c->i64, ""), "w.room");
+  LLVMValueRef len = cg_i64(c, lit->len);
+  LLVMBasicBlockRef fast = cg_block(c, "wlit.fast"), slow = cg_block(c, "wlit.slow"),
+                    done = cg_block(c, "wlit.done");
+  LLVMBuildCondBr(c->b, LLVMBuildICmp(c->b, LLVMIntUGE, room, len, ""), fast, slow);
+  cg_at(c, fast);
+  LLVMValueRef margs[4] = {pos, data, len, LLVMConstInt(c->i1, 0, 0)};
+  LLVMTypeRef mt[4] = {c->ptr, c->ptr, c->i64, c->i1};
+  cg_intrinsic(c, "llvm.memcpy.p0i8.p0i8.i64", c->voidt, mt, 4, margs, 4);
+  LLVMBuildStore(c->b, LLVMBuildGEP2(c->b, c->i8, pos, &len, 1, ""), posp);
+  LLVMBuildBr(c->b, done);
+  cg_at(c, slow);
+  write_bytes(c, data, len);
+  cg_goto(c, done);
+  cg_at(c, done);
+}
+
+/* A case mapping method of the str receiver, or -1. */
+static int case_op(const udf_expr *e) {
+  if (e->kind != UDF_E_CALL || e->u.call.ckind != UDF_CALL_METHOD)
+    return -1;
+  switch (e->u.call.method) {
+  case UDF_M_UPPER: return NRT_UDF_CASE_UPPER;
+  case UDF_M_LOWER: return NRT_UDF_CASE_LOWER;
+  case UDF_M_CASEFOLD: return NRT_UDF_CASE_CASEFOLD;
+  case UDF_M_CAPITALIZE: return NRT_UDF_CASE_CAPITALIZE;
+  case UDF_M_TITLE: return NRT_UDF_CASE_TITLE;
+  case UDF_M_SWAPCASE: return NRT_UDF_CASE_SWAPCASE;
+  default: return -1;
+  }
+}
+
+/* Writes a value: its bytes, or a null row for None. Releases it. */
+static void write_value(cg *c, cg_val v) {
+  if (udf_type_is_nullable(v.type)) {
+    LLVMBasicBlockRef none = cg_block(c, "write.none"), some = cg_block(c, "write.some");
+    LLVMBuildCondBr(c->b, LLVMBuildIsNull(c->b, cg_str_data(c, v.v), ""), none, some);
+    cg_at(c, none);
+    leave_null(c);
+    cg_goto(c, some);
+    cg_at(c, some);
+  }
+  write_bytes(c, cg_str_data(c, v.v), cg_str_len(c, v.v));
+  cg_release(c, v);
+}
+
+void cg_write(cg *c, const udf_expr *e) {
+  if (c->failed)
+    return;
+  if (c->fwd_var && e->kind == UDF_E_NAME && e->u.name.var == c->fwd_var) {
+    const udf_expr *value = c->fwd_value; /* the variable's only use: its value instead */
+    c->fwd_var = NULL;
+    cg_write(c, value);
+    return;
+  }
+  int op = case_op(e);
+  if (op >= 0) {
+    cg_val s = cg_expr(c, e->u.call.receiver);
+    LLVMValueRef args[5] = {c->err, c->writer, cg_i32(c, op), cg_str_data(c, s.v),
+                            cg_str_len(c, s.v)};
+    cg_check(c, cg_call(c, "nrt_udf_rt_write_case", "i:ppipl", args, 5));
+    cg_release(c, s);
+    return;
+  }
+  switch (e->kind) {
+  case UDF_E_NONE:
+    leave_null(c);
+    return;
+  case UDF_E_STR:
+    write_literal(c, &e->u.str);
+    return;
+  case UDF_E_BINARY:
+    if (e->u.binary.op == UDF_OP_ADD && udf_type_base(e->type) == UDF_TY_STR) {
+      cg_write(c, e->u.binary.left);
+      cg_write(c, e->u.binary.right);
+      return;
+    }
+    break;
+  case UDF_E_IFEXP: {
+    LLVMValueRef test = cg_expr(c, e->u.ifexp.test).v;
+    LLVMBasicBlockRef yes = cg_block(c, "wifexp.then"), no = cg_block(c, "wifexp.else"),
+                      end = cg_block(c, "wifexp.end");
+    LLVMBuildCondBr(c->b, test, yes, no);
+    cg_at(c, yes);
+    cg_write(c, e->u.ifexp.body);
+    cg_goto(c, end);
+    cg_at(c, no);
+    cg_write(c, e->u.ifexp.orelse);
+    cg_goto(c, end);
+    cg_at(c, end);
+    return;
+  }
+  case UDF_E_CALL:
+    /* str(s) of a str is s itself. */
+    if (e->u.call.ckind == UDF_CALL_BUILTIN && e->u.call.builtin == UDF_BI_STR &&
+        e->u.call.ncargs == 1 && udf_type_base(e->u.call.cargs[0]->type) == UDF_TY_STR) {
+      cg_write(c, e->u.call.cargs[0]);
+      return;
+    }
+    break;
+  default:
+    break;
+  }
+  write_value(c, cg_expr(c, e));
+}
