@@ -52,6 +52,46 @@ case("""def udf(s):
         x = s.upper()
     return x + s
 """, rows=s_rows(["abcd", "ab", ""]), name="unbound_local")
+# --- the write form: returns written in place, variables forwarded into the return
+case("""def udf(s):
+    if len(s) > 4:
+        r = s.title()
+    elif len(s) > 1:
+        r = s.swapcase() + '|'
+    else:
+        r = 'short:' + s
+    return r + '!' + s.lower()
+""", name="forward through elif")
+case("""def udf(s):
+    r = s.casefold()
+    return r + r
+""", name="variable used twice: not forwarded")
+case("""def udf(s):
+    if len(s) > 3:
+        r = s.upper()
+        if r == s:
+            return 'same'
+    else:
+        r = s.capitalize()
+    return r + '.'
+""", name="branch that returns early")
+case("""def udf(s):
+    r = s.lower()
+    return '<' + r
+""", name="variable not first: not forwarded")
+case("""def udf(s):
+    for c in s:
+        r = c.upper()
+    return r + s
+""", rows=s_rows(["ab", "é"]), name="assigned in a loop")
+case("""def udf(s):
+    if len(s) > 2:
+        return None
+    return s.upper() + str(s) + ('x' if s else 'y')
+""", name="write form with None and ifexp")
+case("""def udf(s):
+    return s.lower() if len(s) % 3 else None
+""", name="nullable ifexp written")
 case("lambda s: 'lit'")
 case("lambda s: s + s + s")
 case("lambda s: s * 3")
