@@ -89,7 +89,7 @@ static cg_val to_repr(cg *c, cg_val v, bool ascii) {
 
 /* ------------------------------------------------------------------ f-strings */
 
-static cg_val format_field(cg *c, const udf_fpart *p) {
+cg_val cg_format_field(cg *c, const udf_fpart *p) {
   cg_val v = cg_expr(c, p->expr);
   udf_type t = udf_type_base(v.type);
   bool has_spec = p->spec.len > 0;
@@ -139,7 +139,7 @@ static cg_val fstring(cg *c, const udf_expr *e) {
   for (int i = 0; i < n; i++) {
     const udf_fpart *p = &e->u.fstring.parts[i];
     if (p->is_field) {
-      parts[i] = format_field(c, p);
+      parts[i] = cg_format_field(c, p);
     } else {
       parts[i].v = cg_str_lit(c, p->text.data ? p->text.data : "", p->text.len);
       parts[i].type = UDF_TY_STR;

@@ -3,8 +3,10 @@
  *
  * A concatenation writes its operands one after the other, a conditional expression writes
  * the branch taken, a literal is copied, a case mapping (upper, lower, casefold, capitalize,
- * title, swapcase) runs its kernel into the row, and str(s) of a str writes s. Any other
- * expression is evaluated as usual and its bytes copied. So `s.upper() + 'abc'` makes no
+ * title, swapcase) runs its kernel into the row, an f-string writes its pieces (numbers and
+ * padded strings formatted in place), replace() and sep.join(s.split(old)) write the
+ * replaced text, and str(s) of a str writes s. Any other expression is evaluated as usual
+ * and its bytes copied. So `s.upper() + 'abc'` makes no
  * string at all, where the value form makes two. Python's evaluation order is kept (left
  * operand before right); an error midway leaves a partly written row, which apply drops.
  * A None result (a None branch, a nullable value that is None) ends the row as null:
@@ -85,6 +87,79 @@ static void write_value(cg *c, cg_val v) {
   cg_release(c, v);
 }
 
+/* An f-string field: numbers and padded strings are formatted straight into the row; the
+ * conversions (!r !a !s) and bools go through their text. */
+static void write_field(cg *c, const udf_fpart *p) {
+  udf_type t = udf_type_base(p->expr->type);
+  bool plain = p->conversion == 0 && (t == UDF_TY_INT || t == UDF_TY_FLOAT || t == UDF_TY_STR);
+  if (!plain) {
+    write_value(c, cg_format_field(c, p));
+    return;
+  }
+  cg_val v = cg_expr(c, p->expr);
+  if (t == UDF_TY_STR && p->spec.len == 0) {
+    write_value(c, v);
+    return;
+  }
+  LLVMValueRef spec = cg_cstr(c, p->spec.data ? p->spec.data : "", (size_t)p->spec.len);
+  LLVMValueRef speclen = cg_i64(c, p->spec.len);
+  if (t == UDF_TY_STR) {
+    LLVMValueRef args[6] = {c->err, c->writer, cg_str_data(c, v.v), cg_str_len(c, v.v), spec,
+                            speclen};
+    cg_check(c, cg_call(c, "nrt_udf_rt_write_format_str", "i:ppplpl", args, 6));
+    cg_release(c, v);
+    return;
+  }
+  LLVMValueRef args[4] = {c->err, c->writer, v.v, spec};
+  LLVMValueRef all[5] = {args[0], args[1], args[2], args[3], speclen};
+  cg_check(c, t == UDF_TY_INT ? cg_call(c, "nrt_udf_rt_write_int", "i:pplpl", all, 5)
+                              : cg_call(c, "nrt_udf_rt_write_float", "i:ppdpl", all, 5));
+}
+
+/* s.replace(old, new[, count]), and sep.join(s.split(old)) (== s.replace(old, sep) for a
+ * separator given as a str, without maxsplit), written in place. Returns false for other
+ * calls. Operands are evaluated in Python's order. */
+static bool write_replace(cg *c, const udf_expr *e) {
+  if (e->kind != UDF_E_CALL || e->u.call.ckind != UDF_CALL_METHOD)
+    return false;
+  const udf_expr *s_e, *old_e, *new_e, *count_e = NULL;
+  bool split_join = false;
+  if (e->u.call.method == UDF_M_REPLACE) {
+    s_e = e->u.call.receiver;
+    old_e = e->u.call.cargs[0];
+    new_e = e->u.call.cargs[1];
+    count_e = e->u.call.ncargs > 2 ? e->u.call.cargs[2] : NULL;
+  } else if (e->u.call.method == UDF_M_JOIN) {
+    const udf_expr *split = e->u.call.cargs[0];
+    if (split->kind != UDF_E_CALL || split->u.call.ckind != UDF_CALL_METHOD ||
+        split->u.call.method != UDF_M_SPLIT || split->u.call.ncargs < 1 ||
+        !split->u.call.cargs[0] || split->u.call.cargs[0]->type != UDF_TY_STR ||
+        (split->u.call.ncargs > 1 && split->u.call.cargs[1]))
+      return false;
+    new_e = e->u.call.receiver; /* the joining separator, evaluated first */
+    s_e = split->u.call.receiver;
+    old_e = split->u.call.cargs[0];
+    split_join = true;
+  } else {
+    return false;
+  }
+  cg_val first = cg_expr(c, split_join ? new_e : s_e);
+  cg_val second = cg_expr(c, split_join ? s_e : old_e);
+  cg_val third = cg_expr(c, split_join ? old_e : new_e);
+  cg_val s = split_join ? second : first, old = split_join ? third : second,
+         repl = split_join ? first : third;
+  LLVMValueRef count = cg_i64(c, -1);
+  if (count_e && count_e->kind != UDF_E_NONE)
+    count = cg_expr(c, count_e).v;
+  LLVMValueRef args[7] = {c->err, c->writer, cg_spill(c, s.v), cg_spill(c, old.v),
+                          cg_spill(c, repl.v), count, cg_i32(c, split_join)};
+  cg_check(c, cg_call(c, "nrt_udf_rt_write_replace", "i:ppsssli", args, 7));
+  cg_release(c, third);
+  cg_release(c, second);
+  cg_release(c, first);
+  return true;
+}
+
 void cg_write(cg *c, const udf_expr *e) {
   if (c->failed)
     return;
@@ -103,9 +178,20 @@ void cg_write(cg *c, const udf_expr *e) {
     cg_release(c, s);
     return;
   }
+  if (write_replace(c, e))
+    return;
   switch (e->kind) {
   case UDF_E_NONE:
     leave_null(c);
+    return;
+  case UDF_E_FSTRING:
+    for (int i = 0; i < e->u.fstring.nparts && !c->failed; i++) {
+      const udf_fpart *p = &e->u.fstring.parts[i];
+      if (p->is_field)
+        write_field(c, p);
+      else
+        write_literal(c, &p->text);
+    }
     return;
   case UDF_E_STR:
     write_literal(c, &e->u.str);

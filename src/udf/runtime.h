@@ -95,6 +95,20 @@ int32_t nrt_udf_rt_write(struct nrt_error *err, nrt_col_row_writer *w, const cha
                          int64_t len);
 int32_t nrt_udf_rt_write_case(struct nrt_error *err, nrt_col_row_writer *w, int32_t op,
                               const char *data, int64_t len);
+/* f-string fields: format(v, spec) of an int / float / str written into the row (the spec
+ * parsed per call, with Python's errors). */
+int32_t nrt_udf_rt_write_int(struct nrt_error *err, nrt_col_row_writer *w, int64_t v,
+                             const char *spec, int64_t speclen);
+int32_t nrt_udf_rt_write_float(struct nrt_error *err, nrt_col_row_writer *w, double v,
+                               const char *spec, int64_t speclen);
+int32_t nrt_udf_rt_write_format_str(struct nrt_error *err, nrt_col_row_writer *w,
+                                    const char *data, int64_t len, const char *spec,
+                                    int64_t speclen);
+/* s.replace(old, new, count) written into the row; with split_join, new.join(s.split(old))
+ * (the same string; an empty old is split's ValueError "empty separator"). */
+int32_t nrt_udf_rt_write_replace(struct nrt_error *err, nrt_col_row_writer *w,
+                                 const nrt_str *s, const nrt_str *old_s, const nrt_str *new_s,
+                                 int64_t count, int32_t split_join);
 
 /* Counting wrappers of nrt_mi_incref_local / nrt_mi_decref_local, bound in their place when
  * a UDF is compiled with refcount counting on (for the benchmark's ops-per-row figure). */

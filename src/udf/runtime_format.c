@@ -8,9 +8,17 @@
 #include "nrt/unicode.h"
 #include "udf/runtime.h"
 
-/* format(s, spec) for a str: [[fill]align][0][width][.precision][s]. */
-int32_t nrt_udf_rt_format_str(struct nrt_error *err, const nrt_str *s, const char *spec,
-                              int64_t speclen, nrt_str *out) {
+/* A parsed string format spec: [[fill]align][0][width][.precision][s]. */
+struct str_spec {
+  char fill[4];
+  int64_t filllen;
+  char align;
+  int64_t width, prec; /* -1 when absent */
+};
+
+/* Parses spec with Python's checks and messages. */
+static int parse_str_spec(const char *spec, int64_t speclen, struct str_spec *f,
+                          struct nrt_error *err) {
   int64_t i = 0;
   char fillbuf[4] = {' '};
   int64_t filllen = 1;
@@ -73,41 +81,97 @@ int32_t nrt_udf_rt_format_str(struct nrt_error *err, const nrt_str *s, const cha
   }
   if (align == '=')
     return nrt_error_set(err, NRT_EVALUE, "'=' alignment not allowed in string format specifier");
-  nrt_str cut = *s;
-  nrt_str tmp = nrt_str_empty();
-  if (prec >= 0 && nrt_str_len(s->data, s->len) > prec) {
-    int rc = nrt_str_slice(s, 0, prec, 1, &tmp, err);
-    if (rc)
-      return rc;
-    cut = tmp;
+  memcpy(f->fill, fillbuf, sizeof fillbuf);
+  f->filllen = filllen;
+  f->align = align;
+  f->width = width;
+  f->prec = prec;
+  return NRT_OK;
+}
+
+/* Byte length of the first `prec` code points of s (all of s when it has fewer). */
+static int64_t prefix_bytes(const char *s, int64_t len, int64_t prec) {
+  int64_t i = 0;
+  for (int64_t k = 0; k < prec && i < len; k++) {
+    unsigned char b = (unsigned char)s[i];
+    i += b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
   }
-  int64_t n = nrt_str_len(cut.data, cut.len);
-  int rc = NRT_OK;
-  if (width <= n) {
-    nrt_str_retain(&cut);
-    *out = cut;
-  } else {
-    /* format() centres with the odd fill on the right (str.center puts it on the left). */
-    int64_t pad = width - n;
-    int64_t left = align == '>' ? pad : align == '^' ? pad / 2 : 0;
-    int64_t right = pad - left;
-    if (pad > (INT64_MAX / 8 - cut.len) / filllen) {
-      rc = nrt_error_set(err, NRT_EOVERFLOW, "formatted string is too long");
-    } else {
-      char *p;
-      rc = nrt_str_alloc(cut.len + pad * filllen, out, &p, err);
-      for (int64_t k = 0; rc == NRT_OK && k < left; k++, p += filllen)
-        memcpy(p, fillbuf, (size_t)filllen);
-      if (rc == NRT_OK) {
-        memcpy(p, cut.data, (size_t)cut.len);
-        p += cut.len;
-      }
-      for (int64_t k = 0; rc == NRT_OK && k < right; k++, p += filllen)
-        memcpy(p, fillbuf, (size_t)filllen);
-    }
+  return i;
+}
+
+/* Pads s[0..len) (n code points) to the spec's width into out (room for the result); returns
+ * the bytes written. format() centres with the odd fill on the right (str.center puts it on
+ * the left). */
+static int64_t pad_into(const struct str_spec *f, const char *s, int64_t len, int64_t n,
+                        char *out) {
+  char *p = out;
+  int64_t pad = f->width > n ? f->width - n : 0;
+  int64_t left = f->align == '>' ? pad : f->align == '^' ? pad / 2 : 0;
+  for (int64_t k = 0; k < left; k++, p += f->filllen)
+    memcpy(p, f->fill, (size_t)f->filllen);
+  if (len)
+    memcpy(p, s, (size_t)len);
+  p += len;
+  for (int64_t k = left; k < pad; k++, p += f->filllen)
+    memcpy(p, f->fill, (size_t)f->filllen);
+  return p - out;
+}
+
+/* The bytes of format(s, spec) for a parsed spec: the kept prefix of s (precision) and the
+ * padded size. NRT_EOVERFLOW when the padding cannot be represented. */
+static int str_layout(const struct str_spec *f, const char *s, int64_t len, int64_t *keep,
+                      int64_t *chars, int64_t *size, struct nrt_error *err) {
+  int64_t n = nrt_str_len(s, len);
+  *keep = len;
+  if (f->prec >= 0 && n > f->prec) {
+    *keep = prefix_bytes(s, len, f->prec);
+    n = f->prec;
   }
-  nrt_str_release(&tmp);
+  *chars = n;
+  int64_t pad = f->width > n ? f->width - n : 0;
+  if (pad > (INT64_MAX / 8 - *keep) / f->filllen)
+    return nrt_error_set(err, NRT_EOVERFLOW, "formatted string is too long");
+  *size = *keep + pad * f->filllen;
+  return NRT_OK;
+}
+
+/* format(s, spec) for a str: s itself when the spec neither cuts nor pads it. */
+int32_t nrt_udf_rt_format_str(struct nrt_error *err, const nrt_str *s, const char *spec,
+                              int64_t speclen, nrt_str *out) {
+  struct str_spec f;
+  int64_t keep, chars, size;
+  int rc = parse_str_spec(spec, speclen, &f, err);
+  if (rc == NRT_OK)
+    rc = str_layout(&f, s->data, s->len, &keep, &chars, &size, err);
+  if (rc)
+    return rc;
+  if (keep == s->len && size == s->len) { /* neither cut nor padded */
+    nrt_str_retain(s);
+    *out = *s;
+    return NRT_OK;
+  }
+  char *p;
+  rc = nrt_str_alloc(size, out, &p, err);
+  if (rc == NRT_OK)
+    pad_into(&f, s->data, keep, chars, p);
   return rc;
+}
+
+int32_t nrt_udf_rt_write_format_str(struct nrt_error *err, nrt_col_row_writer *w,
+                                    const char *data, int64_t len, const char *spec,
+                                    int64_t speclen) {
+  struct str_spec f;
+  int64_t keep, chars, size;
+  int rc = parse_str_spec(spec, speclen, &f, err);
+  if (rc == NRT_OK)
+    rc = str_layout(&f, data, len, &keep, &chars, &size, err);
+  if (rc)
+    return rc;
+  char *p = nrt_col_row_room(w, (size_t)size, err);
+  if (!p)
+    return err->code ? err->code : NRT_ENOMEM;
+  w->pos = p + pad_into(&f, data, keep, chars, p);
+  return NRT_OK;
 }
 
 /* repr(s) / ascii(s) with CPython's quoting and escapes. */

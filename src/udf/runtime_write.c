@@ -1,6 +1,7 @@
 /* Runtime of the write form of string results (see runtime.h and codegen_write.c). */
 #include <string.h>
 
+#include "nrt/str_convert.h"
 #include "udf/runtime.h"
 
 /* The output's error: nrt_col_row_room filled err. */
@@ -34,5 +35,62 @@ int32_t nrt_udf_rt_write_case(struct nrt_error *err, nrt_col_row_writer *w, int3
   default: n = nrt_str_swapcase_into(data, len, p); break;
   }
   w->pos = p + n;
+  return NRT_OK;
+}
+
+int32_t nrt_udf_rt_write_int(struct nrt_error *err, nrt_col_row_writer *w, int64_t v,
+                             const char *spec, int64_t speclen) {
+  if (speclen == 0) { /* format(v, '') is str(v): at most 20 bytes */
+    char *p = nrt_col_row_room(w, 20, err);
+    if (!p)
+      return room_failed(err);
+    w->pos = p + nrt_str_from_int64_into(v, p);
+    return NRT_OK;
+  }
+  nrt_format_spec f;
+  int64_t size;
+  int rc = nrt_format_spec_parse(spec, speclen, NRT_FORMAT_INT, &f, err);
+  if (rc == NRT_OK)
+    rc = nrt_str_format_int_size(v, &f, &size, err);
+  if (rc)
+    return rc;
+  char *p = nrt_col_row_room(w, (size_t)size, err);
+  if (!p)
+    return room_failed(err);
+  w->pos = p + nrt_str_format_int_into(v, &f, p);
+  return NRT_OK;
+}
+
+int32_t nrt_udf_rt_write_float(struct nrt_error *err, nrt_col_row_writer *w, double v,
+                               const char *spec, int64_t speclen) {
+  nrt_format_spec f;
+  int rc = nrt_format_spec_parse(spec, speclen, NRT_FORMAT_FLOAT, &f, err);
+  if (rc)
+    return rc;
+  int64_t size = nrt_str_format_float_size(v, &f);
+  char *p = nrt_col_row_room(w, (size_t)size, err);
+  if (!p)
+    return room_failed(err);
+  w->pos = p + nrt_str_format_float_into(v, &f, p);
+  return NRT_OK;
+}
+
+int32_t nrt_udf_rt_write_replace(struct nrt_error *err, nrt_col_row_writer *w,
+                                 const nrt_str *s, const nrt_str *old_s, const nrt_str *new_s,
+                                 int64_t count, int32_t split_join) {
+  if (split_join && old_s->len == 0)
+    return nrt_error_set(err, NRT_EVALUE, "empty separator");
+  /* Without growth the result fits in len bytes: no measuring pass. */
+  int64_t size = new_s->len <= old_s->len
+                     ? s->len
+                     : nrt_str_replace_size(s->data, s->len, old_s->data, old_s->len,
+                                            new_s->data, new_s->len, count);
+  if (size < 0)
+    return nrt_error_set(err, NRT_EOVERFLOW, "replace string is too long");
+  char *p = nrt_col_row_room(w, (size_t)size, err);
+  if (!p)
+    return room_failed(err);
+  w->pos = p + nrt_str_replace_into(s->data, s->len, old_s->data, old_s->len, new_s->data,
+                                    new_s->len, count, p);
   return NRT_OK;
 }

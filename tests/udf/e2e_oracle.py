@@ -92,6 +92,16 @@ case("""def udf(s):
 case("""def udf(s):
     return s.lower() if len(s) % 3 else None
 """, name="nullable ifexp written")
+case("lambda s: f'{s:>12}|{len(s):04d}|{s!r}|{len(s) > 3}|{len(s) / 3:.2f}|{s:*^7.3}'",
+     name="f-string written in place")
+case("lambda s: f'{s:=>5}'", name="f-string with a bad str spec")
+case("lambda s: f'{len(s):q}'", name="f-string with a bad int spec")
+case("lambda s: s.replace('a', 'xyz') + s.replace('', '-', 2) + s.replace('é', '')",
+     name="replace written in place")
+case("lambda s: '+'.join(s.split('a')) + '|' + '-'.join(s.split(' ', 1))",
+     name="join of split written as replace")
+case("lambda s: '+'.join(s.split(s[:0]))", name="join of split with an empty separator")
+case("lambda s: '+'.join(s.split())", name="join of whitespace split")
 case("lambda s: 'lit'")
 case("lambda s: s + s + s")
 case("lambda s: s * 3")
