@@ -4,6 +4,7 @@
  * size) and then append the strings. */
 #include "nrt/unicode.h"
 #include "str/str_internal.h"
+#include "str/str_short.h"
 
 struct emitter {
   int (*emit)(struct emitter *e, int64_t b, int64_t end);
@@ -286,6 +287,101 @@ static int build_list(enum split_kind kind, const nrt_str *s, const char *sep, i
   return rc;
 }
 
+/* ---- Short strings (at most NRT_SHORT_MAX bytes): the pieces from bit masks of the cover,
+ * one pass and no walker, no branch per byte. */
+
+/* 0x80 in each byte of w that is ASCII whitespace (str.isspace: \t..\r, \x1c..space). */
+static inline uint64_t ascii_space(uint64_t w) {
+  return nrt_short_range(w, 0x09, 0x0D) | nrt_short_range(w, 0x1C, 0x20);
+}
+
+/* 0x80 in each byte of w that leads a non-ASCII whitespace character: C2 (U+0085, U+00A0),
+ * E1 (U+1680), E2 (U+2000..U+200A, U+2028, U+2029, U+202F, U+205F), E3 (U+3000). */
+static inline uint64_t space_lead(uint64_t w) {
+  return nrt_short_eq(w, 0xC2) | nrt_short_eq(w, 0xE1) | nrt_short_eq(w, 0xE2) |
+         nrt_short_eq(w, 0xE3);
+}
+
+/* 0x80 in each byte of w that may start a line boundary: \n..\r, \x1c..\x1e, or the lead
+ * bytes of U+0085 (C2) and U+2028/U+2029 (E2). */
+static inline uint64_t maybe_linebreak(uint64_t w) {
+  return nrt_short_range(w, 0x0A, 0x0D) | nrt_short_range(w, 0x1C, 0x1E) |
+         nrt_short_eq(w, 0xC2) | nrt_short_eq(w, 0xE2);
+}
+
+/* split / rsplit with sep None of a short string whose whitespace is all ASCII: the runs of
+ * non-whitespace bytes are read off a bit mask. Returns false (nothing done) when the string
+ * may hold non-ASCII whitespace; else the status is in *rc. */
+static bool split_ws_short(const nrt_str *s, int64_t maxsplit, bool right, nrt_str_list **out,
+                           struct nrt_error *err, int *rc) {
+  int64_t n = s->len;
+  struct nrt_short_cover c;
+  nrt_short_cover_read(s->data, n, &c);
+  if ((space_lead(c.w[0]) | space_lead(c.w[1]) | space_lead(c.w[2]) | space_lead(c.w[3]) |
+       space_lead(c.tail)) != 0)
+    return false;
+  uint64_t ws = nrt_short_byte_mask(n, ascii_space(c.w[0]), ascii_space(c.w[1]),
+                                    ascii_space(c.w[2]), ascii_space(c.w[3]),
+                                    ascii_space(c.tail));
+  uint64_t word = ~ws & (((uint64_t)1 << n) - 1);
+  uint64_t starts = word & ~(word << 1), ends = word & ~(word >> 1); /* first / last bytes */
+  int64_t runs = nrt_short_popcount(starts);
+  /* maxsplit reached before the last run: the rest of the string is one more piece (split:
+   * from the start of its first run to the end; rsplit: from 0 to the end of its last run). */
+  bool rest = maxsplit >= 0 && runs > maxsplit;
+  int64_t pieces = rest ? maxsplit + 1 : runs;
+  *rc = nrt_str_list_new(pieces, out, err);
+  if (*rc != NRT_OK)
+    return true;
+  nrt_str *items = (*out)->items;
+  for (int64_t k = 0; k < pieces; k++) {
+    int64_t b, e, at;
+    if (!right) {
+      at = k;
+      b = __builtin_ctzll(starts);
+      e = rest && k == pieces - 1 ? n : __builtin_ctzll(ends) + 1;
+      starts &= starts - 1;
+      ends &= ends - 1;
+    } else {
+      at = pieces - 1 - k;
+      int hb = 63 - __builtin_clzll(starts), he = 63 - __builtin_clzll(ends);
+      b = rest && at == 0 ? 0 : hb;
+      e = he + 1;
+      starts &= ~((uint64_t)1 << hb);
+      ends &= ~((uint64_t)1 << he);
+    }
+    *rc = nrt_str_result_sub(s, s->data + b, e - b, &items[at], err);
+    if (*rc != NRT_OK) { /* release the pieces made, then the (empty) list */
+      for (int64_t j = 0; j < k; j++)
+        nrt_str_release(&items[right ? pieces - 1 - j : j]);
+      nrt_str_list_release(*out);
+      *out = NULL;
+      return true;
+    }
+  }
+  (*out)->len = pieces;
+  return true;
+}
+
+/* splitlines of a short string without any line boundary: [s] ([] for ""). Returns false
+ * (nothing done) when the string may hold one; else the status is in *rc. */
+static bool splitlines_short(const nrt_str *s, nrt_str_list **out, struct nrt_error *err,
+                             int *rc) {
+  struct nrt_short_cover c;
+  nrt_short_cover_read(s->data, s->len, &c);
+  if ((maybe_linebreak(c.w[0]) | maybe_linebreak(c.w[1]) | maybe_linebreak(c.w[2]) |
+       maybe_linebreak(c.w[3]) | maybe_linebreak(c.tail)) != 0)
+    return false;
+  int64_t pieces = s->len > 0;
+  *rc = nrt_str_list_new(pieces, out, err);
+  if (*rc == NRT_OK && pieces) {
+    nrt_str_retain(s);
+    (*out)->items[0] = *s;
+    (*out)->len = 1;
+  }
+  return true;
+}
+
 static int check_sep(const nrt_str *sep, nrt_str_list **out, struct nrt_error *err) {
   *out = NULL;
   if (sep && sep->len == 0)
@@ -298,6 +394,8 @@ int nrt_str_split(const nrt_str *s, const nrt_str *sep, int64_t maxsplit, nrt_st
   int rc = check_sep(sep, out, err);
   if (rc != NRT_OK)
     return rc;
+  if (!sep && s->len <= NRT_SHORT_MAX && split_ws_short(s, maxsplit, false, out, err, &rc))
+    return rc;
   return build_list(SPLIT, s, sep ? sep->data : NULL, sep ? sep->len : 0, maxsplit, false, out,
                     err);
 }
@@ -307,6 +405,8 @@ int nrt_str_rsplit(const nrt_str *s, const nrt_str *sep, int64_t maxsplit, nrt_s
   int rc = check_sep(sep, out, err);
   if (rc != NRT_OK)
     return rc;
+  if (!sep && s->len <= NRT_SHORT_MAX && split_ws_short(s, maxsplit, true, out, err, &rc))
+    return rc;
   return build_list(RSPLIT, s, sep ? sep->data : NULL, sep ? sep->len : 0, maxsplit, false,
                     out, err);
 }
@@ -314,6 +414,9 @@ int nrt_str_rsplit(const nrt_str *s, const nrt_str *sep, int64_t maxsplit, nrt_s
 int nrt_str_splitlines(const nrt_str *s, bool keepends, nrt_str_list **out,
                        struct nrt_error *err) {
   *out = NULL;
+  int rc;
+  if (s->len <= NRT_SHORT_MAX && splitlines_short(s, out, err, &rc))
+    return rc;
   return build_list(SPLITLINES, s, NULL, 0, 0, keepends, out, err);
 }
 

@@ -50,8 +50,10 @@ static void each_string(char fill, case_fn f, int *bad) {
       for (int at = 0; at + w <= n; at++) {
         memset(buf, fill, (size_t)n);
         memcpy(buf + at, CHARS[c], (size_t)w);
-        if (at + 2 * w <= n && (at & 1))
-          memcpy(buf + n - w, CHARS[(c % 3) + 1], (size_t)w); /* mixed widths */
+        const char *other = CHARS[(c % 3) + 1]; /* mixed widths: another one at the end */
+        int ow = (int)strlen(other);
+        if (at + w + ow <= n && (at & 1))
+          memcpy(buf + n - ow, other, (size_t)ow);
         p = exact(buf, n);
         f(p, n, bad);
         free(p);
@@ -73,9 +75,207 @@ static void test_len_ascii(void) {
   CHECK_EQ_INT(bad, 0);
 }
 
+/* ---- split / rsplit (sep None) and splitlines against plain walkers over the bytes */
+
+/* Byte length of the whitespace character at s[i] (str.isspace), or 0. Knows the ASCII ones
+ * and the non-ASCII ones the generator uses (U+0085, U+00A0, U+2028, U+3000). */
+static int ws_at(const char *s, int64_t n, int64_t i) {
+  unsigned char b = (unsigned char)s[i];
+  if ((b >= 0x09 && b <= 0x0D) || (b >= 0x1C && b <= 0x20))
+    return 1;
+  if (b == 0xC2 && i + 1 < n && ((unsigned char)s[i + 1] == 0x85 || (unsigned char)s[i + 1] == 0xA0))
+    return 2;
+  if (i + 2 < n && ((b == 0xE2 && memcmp(s + i, "\xe2\x80\xa8", 3) == 0) ||
+                    (b == 0xE3 && memcmp(s + i, "\xe3\x80\x80", 3) == 0)))
+    return 3;
+  return 0;
+}
+
+/* Start of the character ending at s[end) (valid UTF-8, end > 0). */
+static int64_t char_before(const char *s, int64_t end) {
+  int64_t i = end - 1;
+  while (i > 0 && ((unsigned char)s[i] & 0xC0) == 0x80)
+    i--;
+  return i;
+}
+
+static int ws_before(const char *s, int64_t n, int64_t end) {
+  int64_t i = char_before(s, end);
+  int w = ws_at(s, n, i);
+  return w == end - i ? w : 0;
+}
+
+/* Python's split(None, maxsplit) as byte ranges; returns the count. */
+static int ref_split(const char *s, int64_t n, int64_t maxsplit, int64_t *r) {
+  int k = 0;
+  int64_t i = 0;
+  if (maxsplit < 0)
+    maxsplit = INT64_MAX;
+  while (maxsplit-- > 0) {
+    while (i < n && ws_at(s, n, i))
+      i += ws_at(s, n, i);
+    if (i == n)
+      break;
+    int64_t j = i;
+    while (i < n && !ws_at(s, n, i))
+      i++;
+    r[2 * k] = j;
+    r[2 * k + 1] = i;
+    k++;
+  }
+  while (i < n && ws_at(s, n, i))
+    i += ws_at(s, n, i);
+  if (i < n) {
+    r[2 * k] = i;
+    r[2 * k + 1] = n;
+    k++;
+  }
+  return k;
+}
+
+/* Python's rsplit(None, maxsplit) as byte ranges in order; returns the count. */
+static int ref_rsplit(const char *s, int64_t n, int64_t maxsplit, int64_t *r) {
+  int64_t tmp[2 * 80];
+  int k = 0;
+  int64_t i = n;
+  if (maxsplit < 0)
+    maxsplit = INT64_MAX;
+  while (maxsplit-- > 0) {
+    while (i > 0 && ws_before(s, n, i))
+      i -= ws_before(s, n, i);
+    if (i == 0)
+      break;
+    int64_t j = i;
+    while (i > 0 && !ws_before(s, n, i))
+      i = char_before(s, i);
+    tmp[2 * k] = i;
+    tmp[2 * k + 1] = j;
+    k++;
+  }
+  while (i > 0 && ws_before(s, n, i))
+    i -= ws_before(s, n, i);
+  if (i > 0) {
+    tmp[2 * k] = 0;
+    tmp[2 * k + 1] = i;
+    k++;
+  }
+  for (int a = 0; a < k; a++) {
+    r[2 * a] = tmp[2 * (k - 1 - a)];
+    r[2 * a + 1] = tmp[2 * (k - 1 - a) + 1];
+  }
+  return k;
+}
+
+/* Python's splitlines(keepends) as byte ranges; returns the count. */
+static int ref_splitlines(const char *s, int64_t n, bool keepends, int64_t *r) {
+  int k = 0;
+  int64_t i = 0;
+  while (i < n) {
+    int64_t j = i, brk = 0;
+    while (i < n) {
+      unsigned char b = (unsigned char)s[i];
+      if (b == '\r')
+        brk = i + 1 < n && s[i + 1] == '\n' ? 2 : 1;
+      else if ((b >= 0x0A && b <= 0x0C) || (b >= 0x1C && b <= 0x1E))
+        brk = 1;
+      else if (b == 0xC2 && i + 1 < n && (unsigned char)s[i + 1] == 0x85)
+        brk = 2;
+      else if (b == 0xE2 && i + 2 < n && (unsigned char)s[i + 1] == 0x80 &&
+               ((unsigned char)s[i + 2] == 0xA8 || (unsigned char)s[i + 2] == 0xA9))
+        brk = 3;
+      if (brk)
+        break;
+      i++;
+    }
+    r[2 * k] = j;
+    r[2 * k + 1] = keepends ? i + brk : i;
+    k++;
+    i += brk;
+  }
+  return k;
+}
+
+/* Counts a difference between list l (then released) and the ranges r[0..k) of s. */
+static void compare_list(nrt_str_list *l, const char *s, const int64_t *r, int k, int *bad) {
+  if (!l) {
+    (*bad)++;
+    return;
+  }
+  if (l->len != k) {
+    (*bad)++;
+  } else {
+    for (int i = 0; i < k; i++)
+      *bad += !nrt_str_eq(l->items[i].data, l->items[i].len, s + r[2 * i],
+                          r[2 * i + 1] - r[2 * i]);
+  }
+  nrt_str_list_release(l);
+}
+
+static void check_split(const char *s, int64_t n, int *bad) {
+  int64_t r[2 * 80];
+  nrt_str v = nrt_str_view(s, n);
+  for (int64_t maxsplit = -1; maxsplit <= 3; maxsplit++) {
+    nrt_str_list *l = NULL;
+    int rc = nrt_str_split(&v, NULL, maxsplit, &l, NULL);
+    *bad += rc != NRT_OK;
+    compare_list(l, s, r, ref_split(s, n, maxsplit, r), bad);
+    l = NULL;
+    rc = nrt_str_rsplit(&v, NULL, maxsplit, &l, NULL);
+    *bad += rc != NRT_OK;
+    compare_list(l, s, r, ref_rsplit(s, n, maxsplit, r), bad);
+  }
+  for (int keep = 0; keep < 2; keep++) {
+    nrt_str_list *l = NULL;
+    int rc = nrt_str_splitlines(&v, keep, &l, NULL);
+    *bad += rc != NRT_OK;
+    compare_list(l, s, r, ref_splitlines(s, n, keep, r), bad);
+  }
+}
+
+static uint64_t rng_state = 0x243F6A8885A308D3ULL;
+static uint64_t rng(void) {
+  rng_state ^= rng_state >> 12;
+  rng_state ^= rng_state << 25;
+  rng_state ^= rng_state >> 27;
+  return rng_state * 0x2545F4914F6CDD1DULL;
+}
+
+/* Random strings of 0..40 characters mixing letters, ASCII and non-ASCII whitespace and line
+ * boundaries, and non-ASCII letters whose lead bytes neighbour the whitespace ones. */
+static void random_strings(case_fn f, int count, int *bad) {
+  static const char *const TOKENS[] = {
+      "a", "b", "a", "b", " ", " ", "\t", "\n", "\r", "\r\n", "\x1c", "\x1f", "\x0b",
+      "\xc3\xa9", "\xc2\xa0", "\xc2\x85", "\xc2\xa9", "\xe3\x80\x80", "\xe2\x80\xa8",
+      "\xe2\x80\x93", "\xe1\x9a\x81", "\xe6\xbc\xa2", "\xf0\x9f\x98\x80"};
+  char buf[200];
+  for (int t = 0; t < count; t++) {
+    int chars = (int)(rng() % 41), n = 0;
+    bool ascii_only = rng() % 3 == 0;
+    for (int k = 0; k < chars; k++) {
+      const char *tok = TOKENS[rng() % (ascii_only ? 13 : sizeof TOKENS / sizeof TOKENS[0])];
+      size_t l = strlen(tok);
+      memcpy(buf + n, tok, l);
+      n += (int)l;
+    }
+    char *p = exact(buf, n);
+    f(p, n, bad);
+    free(p);
+  }
+}
+
+static void test_split(void) {
+  int bad = 0;
+  each_string('a', check_split, &bad);
+  each_string(' ', check_split, &bad);
+  each_string('\n', check_split, &bad);
+  random_strings(check_split, getenv("NRT_UNDER_VALGRIND") ? 3000 : 30000, &bad);
+  CHECK_EQ_INT(bad, 0);
+}
+
 int main(void) {
   struct check_live before = check_live_now();
   test_len_ascii();
+  test_split();
   CHECK_NO_LEAK(before);
   return check_finish("test_str_short");
 }
