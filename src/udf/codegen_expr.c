@@ -297,7 +297,80 @@ static LLVMValueRef compare_one(cg *c, cg_val l, udf_cmpop op, cg_val r) {
   }
 }
 
+/* The str whose len() e is, or NULL. */
+static const udf_expr *len_of_str(const udf_expr *e) {
+  if (e->kind != UDF_E_CALL || e->u.call.ckind != UDF_CALL_BUILTIN ||
+      e->u.call.builtin != UDF_BI_LEN || e->u.call.ncargs != 1 ||
+      udf_type_base(e->u.call.cargs[0]->type) != UDF_TY_STR)
+    return NULL;
+  return e->u.call.cargs[0];
+}
+
+/* len(s) OP k or k OP len(s) for an int literal k and an ordering OP: a string of b bytes has
+ * between b/4 and b code points, so `len(s) > t` is (b > t) unless t < b <= 4t, and only then
+ * are the code points counted. Short strings compared with small bounds (`len(s) > 2`)
+ * mostly skip the count. Returns false (nothing emitted) for other comparisons. */
+static bool len_compare(cg *c, const udf_expr *e, cg_val *out) {
+  if (e->u.compare.n != 1)
+    return false;
+  udf_cmpop op = e->u.compare.ops[0];
+  const udf_expr *l = e->u.compare.operands[0], *r = e->u.compare.operands[1];
+  const udf_expr *s = len_of_str(l);
+  bool flipped = false;
+  if (!s && r->kind != UDF_E_INT) {
+    s = len_of_str(r);
+    flipped = s != NULL && l->kind == UDF_E_INT;
+    if (!flipped)
+      return false;
+  } else if (!s || r->kind != UDF_E_INT) {
+    return false;
+  }
+  int64_t k = flipped ? l->u.ival : r->u.ival;
+  if (flipped) /* k OP len  ==  len OP' k */
+    op = op == UDF_CMP_LT ? UDF_CMP_GT : op == UDF_CMP_LE ? UDF_CMP_GE
+       : op == UDF_CMP_GT ? UDF_CMP_LT : op == UDF_CMP_GE ? UDF_CMP_LE : op;
+  /* As `len > t`, negated for < and <=. */
+  int64_t t;
+  bool negate;
+  switch (op) {
+  case UDF_CMP_GT: t = k; negate = false; break;
+  case UDF_CMP_GE: t = k - 1; negate = false; break;
+  case UDF_CMP_LT: t = k - 1; negate = true; break;
+  case UDF_CMP_LE: t = k; negate = true; break;
+  default: return false;
+  }
+  if (t < 0 || t > ((int64_t)1 << 40))
+    return false;
+  cg_val v = cg_expr(c, s);
+  LLVMValueRef b = cg_str_len(c, v.v), tt = cg_i64(c, t);
+  LLVMValueRef quick = LLVMBuildICmp(c->b, LLVMIntSGT, b, tt, "len.quick");
+  LLVMValueRef unsure = LLVMBuildAnd(
+      c->b, quick, LLVMBuildICmp(c->b, LLVMIntSLE, b, cg_i64(c, 4 * t), ""), "len.unsure");
+  LLVMBasicBlockRef from = LLVMGetInsertBlock(c->b), count = cg_block(c, "len.count"),
+                    done = cg_block(c, "len.done");
+  LLVMBuildCondBr(c->b, unsure, count, done);
+  cg_at(c, count);
+  LLVMValueRef args[2] = {cg_str_data(c, v.v), b};
+  LLVMValueRef exact =
+      LLVMBuildICmp(c->b, LLVMIntSGT, cg_call(c, "nrt_str_len", "l:pl", args, 2), tt, "");
+  LLVMBasicBlockRef counted = LLVMGetInsertBlock(c->b);
+  LLVMBuildBr(c->b, done);
+  cg_at(c, done);
+  LLVMValueRef phi = LLVMBuildPhi(c->b, c->i1, "len.gt");
+  LLVMValueRef inc_v[2] = {quick, exact};
+  LLVMBasicBlockRef inc_b[2] = {from, counted};
+  LLVMAddIncoming(phi, inc_v, inc_b, 2);
+  cg_release(c, v);
+  out->v = negate ? LLVMBuildNot(c->b, phi, "") : phi;
+  out->type = UDF_TY_BOOL;
+  out->temp = false;
+  return true;
+}
+
 static cg_val compare(cg *c, const udf_expr *e) {
+  cg_val quick;
+  if (len_compare(c, e, &quick))
+    return quick;
   int n = e->u.compare.n;
   LLVMBasicBlockRef end = cg_block(c, "cmp.end");
   LLVMValueRef inc_v[64];

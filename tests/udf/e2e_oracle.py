@@ -102,6 +102,11 @@ case("lambda s: '+'.join(s.split('a')) + '|' + '-'.join(s.split(' ', 1))",
      name="join of split written as replace")
 case("lambda s: '+'.join(s.split(s[:0]))", name="join of split with an empty separator")
 case("lambda s: '+'.join(s.split())", name="join of whitespace split")
+case("lambda s: f'{len(s) > 2}{len(s) >= 3}{len(s) < 4}{len(s) <= 1}{2 < len(s)}"
+     "{3 >= len(s)}{len(s) > 0}{len(s) == 2}{len(s) > 5}{6 <= len(s)}{len(s) < 0}'",
+     rows=s_rows(["", "a", "é", "ab", "éé", "漢字", "abc", "éüß", "漢字漢", "abcdef", "ééééé",
+                  "漢字漢字漢字", "a😀b", "😀" * 6, "x" * 30]),
+     name="len compared with literals")
 case("lambda s: 'lit'")
 case("lambda s: s + s + s")
 case("lambda s: s * 3")
