@@ -1,5 +1,6 @@
 /* Indexing s[i] and slicing s[start:stop:step] with Python's rules (see nrt/str.h). */
 #include "str/str_internal.h"
+#include "str/str_short.h"
 
 int nrt_str_char_range(const char *s, int64_t len, int64_t i, int64_t *off, int64_t *nbytes,
                        struct nrt_error *err) {
@@ -150,11 +151,104 @@ int64_t nrt_str_slice_into(const char *s, int64_t len, int64_t start, int64_t st
   return slice_walk(s, len, n, start, count, step, out);
 }
 
+/* ---- Short strings (at most NRT_SHORT_MAX bytes), steps 1 and -1: code point positions
+ * come from a bit mask of the lead bytes of the cover, so there is no walk over the bytes. */
+
+/* Byte offset of code point k (0 <= k < n) of a short string whose lead bytes are the n set
+ * bits of `leads`: clears bits from the nearer end (one step for s[1:], s[:-1] and the like). */
+static inline int64_t select_lead(uint64_t leads, int64_t n, int64_t k) {
+  if (2 * k <= n) {
+    for (int64_t j = 0; j < k; j++)
+      leads &= leads - 1;
+    return __builtin_ctzll(leads);
+  }
+  for (int64_t j = k + 1; j < n; j++)
+    leads ^= (uint64_t)1 << (63 - __builtin_clzll(leads));
+  return 63 - __builtin_clzll(leads);
+}
+
+/* Byte offset of code point k (0 <= k <= n). */
+static inline int64_t short_offset(uint64_t leads, int64_t n, int64_t len, int64_t k) {
+  if (n == len) /* ASCII */
+    return k;
+  return k == n ? len : select_lead(leads, n, k);
+}
+
+/* s[lo..hi) with its code points in reverse order written to out: the 32-byte block of the
+ * cover byte-reversed, then each multi-byte sequence (now lead byte last) turned back. */
+static void reverse_short(const struct nrt_short_cover *c, int64_t len, int64_t lo, int64_t hi,
+                          char *out) {
+  unsigned char r[2 * NRT_SHORT_MAX]; /* the block in the first half (room for copies) */
+  uint64_t at_tail = (uint64_t)(len >> 3);
+  for (int j = 0; j < 4; j++) { /* r[i] = block[31 - i] */
+    uint64_t w = c->w[j] | (c->tail & nrt_short_mask(at_tail == (uint64_t)j));
+    w = __builtin_bswap64(w);
+    memcpy(r + 8 * (3 - j), &w, 8);
+  }
+  /* s[hi - 1 - i] is r[32 - hi + i]: the result is r[32 - hi .. 32 - lo). */
+  uint64_t m0 = nrt_short_load64(r), m1 = nrt_short_load64(r + 8);
+  uint64_t m2 = nrt_short_load64(r + 16), m3 = nrt_short_load64(r + 24);
+  uint64_t multi = nrt_short_bits(m0 & (m0 << 1) & NRT_SHORT_HIGH) | /* lead bytes 11xxxxxx */
+                   (nrt_short_bits(m1 & (m1 << 1) & NRT_SHORT_HIGH) << 8) |
+                   (nrt_short_bits(m2 & (m2 << 1) & NRT_SHORT_HIGH) << 16) |
+                   (nrt_short_bits(m3 & (m3 << 1) & NRT_SHORT_HIGH) << 24);
+  multi &= ~(((uint64_t)1 << (NRT_SHORT_MAX - hi)) - 1) & (((uint64_t)1 << (NRT_SHORT_MAX - lo)) - 1);
+  while (multi) {
+    int p = __builtin_ctzll(multi);
+    multi &= multi - 1;
+    int n = nrt_u8_seqlen(r[p]); /* its continuation bytes sit just before it */
+    unsigned char *q = r + p - n + 1;
+    unsigned char t = q[0];
+    q[0] = q[n - 1];
+    q[n - 1] = t;
+    if (n == 4) {
+      t = q[1];
+      q[1] = q[2];
+      q[2] = t;
+    }
+  }
+  nrt_copy_short(out, (const char *)r + NRT_SHORT_MAX - hi, hi - lo);
+}
+
+/* The managed slice of a short string with step 1 or -1 (step already resolved). */
+static int slice_short(const nrt_str *s, int64_t start, int64_t stop, int64_t step, nrt_str *out,
+                       struct nrt_error *err) {
+  int64_t len = s->len;
+  struct nrt_short_cover c;
+  nrt_short_cover_read(s->data, len, &c);
+#define CONT(w) ((w) & ~((w) << 1) & NRT_SHORT_HIGH)
+  uint64_t cont = nrt_short_byte_mask(len, CONT(c.w[0]), CONT(c.w[1]), CONT(c.w[2]),
+                                      CONT(c.w[3]), CONT(c.tail));
+#undef CONT
+  uint64_t leads = ~cont & (((uint64_t)1 << len) - 1);
+  int64_t n = nrt_short_popcount(leads);
+  int64_t count = slice_indices(n, &start, stop, &step);
+  if (count == 0)
+    return NRT_OK;
+  if (step == 1) {
+    int64_t b0 = short_offset(leads, n, len, start);
+    int64_t b1 = short_offset(leads, n, len, start + count);
+    return nrt_str_result_sub(s, s->data + b0, b1 - b0, out, err);
+  }
+  /* step -1: code points start, start - 1, ..., start - count + 1 */
+  int64_t lo = short_offset(leads, n, len, start - count + 1);
+  int64_t hi = short_offset(leads, n, len, start + 1);
+  if (count == 1) /* one code point: maybe a static one-character string */
+    return nrt_str_result_sub(s, s->data + lo, hi - lo, out, err);
+  char *p;
+  int rc = nrt_str_alloc_nonempty(hi - lo, out, &p, err);
+  if (rc == NRT_OK)
+    reverse_short(&c, len, lo, hi, p);
+  return rc;
+}
+
 int nrt_str_slice(const nrt_str *s, int64_t start, int64_t stop, int64_t step, nrt_str *out,
                   struct nrt_error *err) {
   *out = nrt_str_empty();
   if (step == 0)
     return nrt_error_set(err, NRT_EVALUE, "slice step cannot be zero");
+  if (s->len <= NRT_SHORT_MAX && (step == NRT_STR_NONE || step == 1 || step == -1))
+    return slice_short(s, start, stop, step, out, err);
   int64_t n = nrt_str_len(s->data, s->len);
   int64_t count = slice_indices(n, &start, stop, &step);
   if (count == 0)

@@ -272,10 +272,68 @@ static void test_split(void) {
   CHECK_EQ_INT(bad, 0);
 }
 
+/* ---- slices with steps 1 and -1 against a walk over the code point offsets */
+
+/* Python's slice.indices for a string of n code points; returns the count. */
+static int64_t ref_indices(int64_t n, int64_t *start, int64_t stop, int64_t step) {
+  int64_t lo = step > 0 ? 0 : -1, hi = step > 0 ? n : n - 1, b = *start, e = stop;
+  if (b == NRT_STR_NONE)
+    b = step < 0 ? hi : lo;
+  else if (b < 0)
+    b = b + n < lo ? lo : b + n;
+  else if (b > hi)
+    b = hi;
+  if (e == NRT_STR_NONE)
+    e = step < 0 ? lo : hi;
+  else if (e < 0)
+    e = e + n < lo ? lo : e + n;
+  else if (e > hi)
+    e = hi;
+  *start = b;
+  if (step > 0)
+    return b < e ? (e - b - 1) / step + 1 : 0;
+  return e < b ? (b - e - 1) / -step + 1 : 0;
+}
+
+static void check_slices(const char *s, int64_t n, int *bad) {
+  static const int64_t B[] = {NRT_STR_NONE, 0, 1, 2, 5, -1, -2, -7, 40, -40};
+  int64_t off[80], cps = 0;
+  for (int64_t i = 0; i < n; i++)
+    if (((unsigned char)s[i] & 0xC0) != 0x80)
+      off[cps++] = i;
+  off[cps] = n;
+  nrt_str v = nrt_str_view(s, n);
+  char want[200];
+  for (size_t a = 0; a < sizeof B / sizeof B[0]; a++)
+    for (size_t b = 0; b < sizeof B / sizeof B[0]; b++)
+      for (int64_t step = -1; step <= 1; step += 2) {
+        int64_t start = B[a];
+        int64_t count = ref_indices(cps, &start, B[b], step), w = 0;
+        for (int64_t k = 0; k < count; k++) {
+          int64_t cp = start + k * step;
+          memcpy(want + w, s + off[cp], (size_t)(off[cp + 1] - off[cp]));
+          w += off[cp + 1] - off[cp];
+        }
+        nrt_str r;
+        int rc = nrt_str_slice(&v, B[a], B[b], step == 1 && a % 2 ? NRT_STR_NONE : step, &r,
+                               NULL);
+        *bad += rc != NRT_OK || !nrt_str_eq(r.data, r.len, want, w);
+        nrt_str_release(&r);
+      }
+}
+
+static void test_slices(void) {
+  int bad = 0;
+  each_string('a', check_slices, &bad);
+  random_strings(check_slices, getenv("NRT_UNDER_VALGRIND") ? 300 : 3000, &bad);
+  CHECK_EQ_INT(bad, 0);
+}
+
 int main(void) {
   struct check_live before = check_live_now();
   test_len_ascii();
   test_split();
+  test_slices();
   CHECK_NO_LEAK(before);
   return check_finish("test_str_short");
 }
