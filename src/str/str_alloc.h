@@ -7,26 +7,54 @@
 #include <string.h>
 
 #include "nrt/str.h"
+#include "str/str_short.h"
 
-/* Copies n bytes with a few fixed-size, overlapping moves when n <= 32 (on short strings a
- * library call costs more than the copy). dst and src do not overlap. */
+/* Copies n bytes; dst and src do not overlap. Up to NRT_SHORT_MAX bytes without a library
+ * call (which costs more than the copy) and with one branch, on n >= 8: the lengths of a
+ * column's rows vary at random, so finer branches on them mispredict. 8..32 bytes: words at
+ * clamped, overlapping offsets; 1..7: the moves a length does not need read the static zeros
+ * and write a scratch buffer instead. */
 static inline void nrt_copy_short(char *dst, const char *src, int64_t n) {
-  if (n > 32) {
+  if (n > NRT_SHORT_MAX) {
     memcpy(dst, src, (size_t)n);
-  } else if (n >= 16) {
-    memcpy(dst, src, 16);
-    memcpy(dst + n - 16, src + n - 16, 16);
-  } else if (n >= 8) {
-    memcpy(dst, src, 8);
-    memcpy(dst + n - 8, src + n - 8, 8);
-  } else if (n >= 4) {
-    memcpy(dst, src, 4);
-    memcpy(dst + n - 4, src + n - 4, 4);
-  } else if (n > 0) {
-    dst[0] = src[0];
-    dst[n >> 1] = src[n >> 1];
-    dst[n - 1] = src[n - 1];
+    return;
   }
+  if (n >= 8) { /* words at 0, min(8, n - 8), min(16, n - 8) and n - 8 */
+    int64_t last = n - 8, o1 = last < 8 ? last : 8, o2 = last < 16 ? last : 16;
+    uint64_t w0, w1, w2, w3;
+    memcpy(&w0, src, 8);
+    memcpy(&w1, src + o1, 8);
+    memcpy(&w2, src + o2, 8);
+    memcpy(&w3, src + last, 8);
+    memcpy(dst, &w0, 8);
+    memcpy(dst + o1, &w1, 8);
+    memcpy(dst + o2, &w2, 8);
+    memcpy(dst + last, &w3, 8);
+    return;
+  }
+  unsigned char sink[8];
+  const unsigned char *z = nrt_short_zeros();
+  uintptr_t s = (uintptr_t)src, d = (uintptr_t)dst;
+  /* 4..7 bytes: 4 at 0 and 4 at n - 4 */
+  bool mid = n >= 4;
+  const unsigned char *sm = nrt_short_sel(mid, s, z);
+  const unsigned char *sm2 = nrt_short_sel(mid, s + (uintptr_t)n - 4, z);
+  unsigned char *dm = nrt_short_sel_dst(mid, d, sink);
+  unsigned char *dm2 = nrt_short_sel_dst(mid, d + (uintptr_t)n - 4, sink);
+  uint32_t h0, h1;
+  memcpy(&h0, sm, 4);
+  memcpy(&h1, sm2, 4);
+  /* 1..3 bytes: the first, middle and last */
+  bool low = (uint64_t)(n - 1) < 3;
+  const unsigned char *sl = nrt_short_sel(low, s, z);
+  unsigned char *dl = nrt_short_sel_dst(low, d, sink);
+  unsigned mi = ((unsigned)n & 3) >> 1, li = (unsigned)(n - 1) & 3;
+  unsigned char b0 = sl[0], b1 = sl[mi], b2 = sl[li];
+  memcpy(dm, &h0, 4);
+  memcpy(dm2, &h1, 4);
+  dl[0] = b0;
+  dl[mi] = b1;
+  dl[li] = b2;
 }
 
 /* Bytes before a managed string's characters in its MemInfo payload: the int64_t length

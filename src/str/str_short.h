@@ -75,6 +75,12 @@ NRT_SHORT_INLINE const unsigned char *nrt_short_sel(bool c, uintptr_t a, const u
   return (const unsigned char *)((uintptr_t)b ^ ((a ^ (uintptr_t)b) & m));
 }
 
+/* The same for a destination: c ? a : b, where b is scratch memory. */
+NRT_SHORT_INLINE unsigned char *nrt_short_sel_dst(bool c, uintptr_t a, unsigned char *b) {
+  uintptr_t m = (uintptr_t)0 - (uintptr_t)c;
+  return (unsigned char *)((uintptr_t)b ^ ((a ^ (uintptr_t)b) & m));
+}
+
 /* All ones when c, else 0. */
 NRT_SHORT_INLINE uint64_t nrt_short_mask(bool c) {
   return (uint64_t)0 - (uint64_t)c;

@@ -329,11 +329,42 @@ static void test_slices(void) {
   CHECK_EQ_INT(bad, 0);
 }
 
+/* ---- copies into new strings: nrt_str_new and concatenation at every pair of lengths */
+
+static void test_copies(void) {
+  int bad = 0;
+  char a[MAXLEN + 1], b[MAXLEN + 1], want[2 * MAXLEN + 2];
+  for (int i = 0; i < MAXLEN; i++) {
+    a[i] = (char)('A' + i % 26);
+    b[i] = (char)('a' + (i * 7) % 26);
+  }
+  for (int n = 0; n <= MAXLEN; n++) {
+    char *pa = exact(a, n);
+    nrt_str r;
+    bad += nrt_str_new(pa, n, &r, NULL) != NRT_OK || !nrt_str_eq(r.data, r.len, a, n) ||
+           r.data[n] != '\0' || (n > 0) != (r.mi != NULL);
+    nrt_str_release(&r);
+    for (int m = 0; m <= 40; m++) {
+      char *pb = exact(b, m);
+      nrt_str va = nrt_str_view(pa, n), vb = nrt_str_view(pb, m);
+      memcpy(want, a, (size_t)n);
+      memcpy(want + n, b, (size_t)m);
+      bad += nrt_str_concat(&va, &vb, &r, NULL) != NRT_OK ||
+             !nrt_str_eq(r.data, r.len, want, n + m) || (r.mi && r.data[n + m] != '\0');
+      nrt_str_release(&r);
+      free(pb);
+    }
+    free(pa);
+  }
+  CHECK_EQ_INT(bad, 0);
+}
+
 int main(void) {
   struct check_live before = check_live_now();
   test_len_ascii();
   test_split();
   test_slices();
+  test_copies();
   CHECK_NO_LEAK(before);
   return check_finish("test_str_short");
 }
