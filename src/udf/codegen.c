@@ -108,13 +108,46 @@ void cg_iter_next(cg *c, cg_iter *it, const udf_var *var) {
     LLVMValueRef more = LLVMBuildICmp(c->b, LLVMIntSLT, pos, len, "more");
     LLVMBuildCondBr(c->b, more, it->body, it->done);
     cg_at(c, it->body);
-    /* The character at byte offset pos: a view of a borrowed string, else a new string. */
+    /* The character at byte offset pos: a view of a borrowed string (inline: its length from
+     * the lead byte), else a new string from the runtime (the view could outlive a managed
+     * iterable). A parameter's iterable is borrowed, so the optimiser keeps only the view. */
+    LLVMValueRef data = cg_str_data(c, s), mi = cg_str_mi(c, s);
+    LLVMValueRef lead = LLVMBuildZExt(
+        c->b, LLVMBuildLoad2(c->b, c->i8, LLVMBuildGEP2(c->b, c->i8, data, &pos, 1, ""), ""),
+        c->i64, "lead");
+    LLVMValueRef n = LLVMBuildSelect(
+        c->b, LLVMBuildICmp(c->b, LLVMIntULT, lead, cg_i64(c, 0x80), ""), cg_i64(c, 1),
+        LLVMBuildSelect(c->b, LLVMBuildICmp(c->b, LLVMIntULT, lead, cg_i64(c, 0xE0), ""),
+                        cg_i64(c, 2),
+                        LLVMBuildSelect(c->b,
+                                        LLVMBuildICmp(c->b, LLVMIntULT, lead, cg_i64(c, 0xF0), ""),
+                                        cg_i64(c, 3), cg_i64(c, 4), ""),
+                        ""),
+        "nb");
+    LLVMBasicBlockRef view = cg_block(c, "char.view"), made = cg_block(c, "char.new"),
+                      got = cg_block(c, "char.got");
+    LLVMBuildCondBr(c->b, LLVMBuildIsNull(c->b, mi, ""), view, made);
+    cg_at(c, view);
+    LLVMValueRef view_v =
+        cg_str_make(c, cg_null(c), LLVMBuildGEP2(c->b, c->i8, data, &pos, 1, ""), n);
+    LLVMBuildBr(c->b, got);
+    cg_at(c, made);
     LLVMValueRef out = cg_out_str(c);
     LLVMValueRef nbp = cg_alloca(c, c->i64, "nb");
-    LLVMValueRef args[7] = {c->err, cg_str_mi(c, s), cg_str_data(c, s), len, pos, nbp, out};
+    LLVMValueRef args[7] = {c->err, mi, data, len, pos, nbp, out};
     cg_check(c, cg_call(c, "nrt_udf_rt_char_at", "i:pppllLs", args, 7));
-    LLVMValueRef nb = LLVMBuildLoad2(c->b, c->i64, nbp, "");
-    cg_val ch = {cg_load_str(c, out), UDF_TY_STR, false};
+    LLVMValueRef made_nb = LLVMBuildLoad2(c->b, c->i64, nbp, "");
+    LLVMValueRef made_v = cg_load_str(c, out);
+    LLVMBasicBlockRef made_end = LLVMGetInsertBlock(c->b);
+    LLVMBuildBr(c->b, got);
+    cg_at(c, got);
+    LLVMValueRef nb = LLVMBuildPhi(c->b, c->i64, "nb");
+    LLVMValueRef chv = LLVMBuildPhi(c->b, c->str, "ch");
+    LLVMValueRef nb_in[2] = {n, made_nb}, ch_in[2] = {view_v, made_v};
+    LLVMBasicBlockRef from[2] = {view, made_end};
+    LLVMAddIncoming(nb, nb_in, from, 2);
+    LLVMAddIncoming(chv, ch_in, from, 2);
+    cg_val ch = {chv, UDF_TY_STR, false};
     cg_push_temp(c, &ch);
     LLVMBuildStore(c->b, LLVMBuildAdd(c->b, pos, nb, ""), it->pos);
     cg_bind(c, var, ch);

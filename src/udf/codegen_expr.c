@@ -248,6 +248,41 @@ static LLVMValueRef is_none(cg *c, cg_val v) {
   return LLVMBuildNot(c->b, LLVMBuildExtractValue(c->b, v.v, 1, ""), "");
 }
 
+/* `x in LIT` for a string literal: a one-byte x (an ASCII character: the common `c in
+ * 'aeiou'` of a character loop) is looked up in a 128-bit set of the literal's ASCII bytes
+ * built at compile time; any other x goes through nrt_str_contains. */
+static LLVMValueRef in_literal(cg *c, cg_val x, const udf_strlit *lit) {
+  uint64_t set[2] = {0, 0};
+  for (int64_t i = 0; i < lit->len; i++) {
+    unsigned char b = (unsigned char)lit->data[i];
+    if (b < 0x80)
+      set[b >> 6] |= UINT64_C(1) << (b & 63);
+  }
+  LLVMValueRef xd = cg_str_data(c, x.v), xl = cg_str_len(c, x.v);
+  LLVMBasicBlockRef one = cg_block(c, "in.byte"), other = cg_block(c, "in.search"),
+                    done = cg_block(c, "in.done");
+  LLVMBuildCondBr(c->b, LLVMBuildICmp(c->b, LLVMIntEQ, xl, cg_i64(c, 1), ""), one, other);
+  cg_at(c, one);
+  LLVMValueRef b = LLVMBuildZExt(c->b, LLVMBuildLoad2(c->b, c->i8, xd, ""), c->i64, "");
+  LLVMValueRef word = LLVMBuildSelect(c->b, LLVMBuildICmp(c->b, LLVMIntULT, b, cg_i64(c, 64), ""),
+                                      LLVMConstInt(c->i64, set[0], 0),
+                                      LLVMConstInt(c->i64, set[1], 0), "");
+  LLVMValueRef bit = LLVMBuildLShr(c->b, word, LLVMBuildAnd(c->b, b, cg_i64(c, 63), ""), "");
+  LLVMValueRef in_one = LLVMBuildTrunc(c->b, bit, c->i1, "");
+  LLVMBuildBr(c->b, done);
+  cg_at(c, other);
+  LLVMValueRef args[4] = {cg_cstr(c, lit->data, (size_t)lit->len), cg_i64(c, lit->len), xd, xl};
+  LLVMValueRef in_other = cg_bool_of_c(c, cg_call(c, "nrt_str_contains", "b:plpl", args, 4));
+  LLVMBasicBlockRef other_end = LLVMGetInsertBlock(c->b);
+  LLVMBuildBr(c->b, done);
+  cg_at(c, done);
+  LLVMValueRef phi = LLVMBuildPhi(c->b, c->i1, "in");
+  LLVMValueRef inc_v[2] = {in_one, in_other};
+  LLVMBasicBlockRef inc_b[2] = {one, other_end};
+  LLVMAddIncoming(phi, inc_v, inc_b, 2);
+  return phi;
+}
+
 static LLVMValueRef compare_one(cg *c, cg_val l, udf_cmpop op, cg_val r) {
   if (op == UDF_CMP_IS || op == UDF_CMP_IS_NOT) {
     LLVMValueRef n = udf_type_base(l.type) == UDF_TY_NONE ? is_none(c, r) : is_none(c, l);
@@ -383,8 +418,17 @@ static cg_val compare(cg *c, const udf_expr *e) {
   }
   cg_val left = cg_expr(c, e->u.compare.operands[0]);
   for (int i = 0; i < n; i++) {
-    cg_val right = cg_expr(c, e->u.compare.operands[i + 1]);
-    LLVMValueRef r = compare_one(c, left, e->u.compare.ops[i], right);
+    const udf_expr *re = e->u.compare.operands[i + 1];
+    udf_cmpop op = e->u.compare.ops[i];
+    cg_val right = cg_expr(c, re);
+    LLVMValueRef r;
+    if ((op == UDF_CMP_IN || op == UDF_CMP_NOT_IN) && re->kind == UDF_E_STR) {
+      r = in_literal(c, left, &re->u.str);
+      if (op == UDF_CMP_NOT_IN)
+        r = LLVMBuildNot(c->b, r, "");
+    } else {
+      r = compare_one(c, left, op, right);
+    }
     cg_release(c, left);
     if (i == n - 1) {
       cg_release(c, right);

@@ -107,6 +107,24 @@ case("lambda s: f'{len(s) > 2}{len(s) >= 3}{len(s) < 4}{len(s) <= 1}{2 < len(s)}
      rows=s_rows(["", "a", "é", "ab", "éé", "漢字", "abc", "éüß", "漢字漢", "abcdef", "ééééé",
                   "漢字漢字漢字", "a😀b", "😀" * 6, "x" * 30]),
      name="len compared with literals")
+case("""def f(s):
+    n = 0
+    for c in s:
+        if c in 'aeiouAEIOUéß':
+            n += 1
+        if c not in 'xyz漢':
+            n += 100
+    return n
+""", name="character loop with in literal")
+case("""def f(s):
+    last = ''
+    for c in s.upper() + 'é':
+        if c in 'ÉSS':
+            last = last + c
+    return last + c
+""", name="character loop over a made string, character kept after it")
+case("lambda s: f\"{s[:2] in 'abcdé'}{s[:1] in ''}{'' in s}{s in 'ab'}{s[-1:] in 'é字'}\"",
+     name="in literal with longer and empty needles")
 case("lambda s: 'lit'")
 case("lambda s: s + s + s")
 case("lambda s: s * 3")
