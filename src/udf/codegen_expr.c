@@ -271,15 +271,31 @@ static LLVMValueRef in_literal(cg *c, cg_val x, const udf_strlit *lit) {
   LLVMValueRef in_one = LLVMBuildTrunc(c->b, bit, c->i1, "");
   LLVMBuildBr(c->b, done);
   cg_at(c, other);
+  int nin = 0;
+  LLVMValueRef inc_v[3];
+  LLVMBasicBlockRef inc_b[3];
+  inc_v[nin] = in_one;
+  inc_b[nin++] = one;
+  if (nrt_str_is_ascii_bytes(lit->data, lit->len)) {
+    /* An ASCII literal holds no non-ASCII character: such an x is not in it. */
+    LLVMBasicBlockRef lead_bb = cg_block(c, "in.lead"), search = cg_block(c, "in.ascii");
+    LLVMBuildCondBr(c->b, LLVMBuildICmp(c->b, LLVMIntSGT, xl, cg_i64(c, 0), ""), lead_bb,
+                    search); /* '' has no lead byte to read */
+    cg_at(c, lead_bb);
+    LLVMValueRef lead = LLVMBuildLoad2(c->b, c->i8, xd, "");
+    LLVMValueRef high = LLVMBuildICmp(c->b, LLVMIntSLT, lead, LLVMConstInt(c->i8, 0, 0), "");
+    inc_v[nin] = LLVMConstInt(c->i1, 0, 0);
+    inc_b[nin++] = lead_bb;
+    LLVMBuildCondBr(c->b, high, done, search);
+    cg_at(c, search);
+  }
   LLVMValueRef args[4] = {cg_cstr(c, lit->data, (size_t)lit->len), cg_i64(c, lit->len), xd, xl};
-  LLVMValueRef in_other = cg_bool_of_c(c, cg_call(c, "nrt_str_contains", "b:plpl", args, 4));
-  LLVMBasicBlockRef other_end = LLVMGetInsertBlock(c->b);
+  inc_v[nin] = cg_bool_of_c(c, cg_call(c, "nrt_str_contains", "b:plpl", args, 4));
+  inc_b[nin++] = LLVMGetInsertBlock(c->b);
   LLVMBuildBr(c->b, done);
   cg_at(c, done);
   LLVMValueRef phi = LLVMBuildPhi(c->b, c->i1, "in");
-  LLVMValueRef inc_v[2] = {in_one, in_other};
-  LLVMBasicBlockRef inc_b[2] = {one, other_end};
-  LLVMAddIncoming(phi, inc_v, inc_b, 2);
+  LLVMAddIncoming(phi, inc_v, inc_b, (unsigned)nin);
   return phi;
 }
 
