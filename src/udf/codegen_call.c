@@ -400,12 +400,10 @@ static cg_val method(cg *c, const udf_expr *e) {
     r = new_str(c, "nrt_str_replace", "i:ssslsp", args, 4);
   } else if (m == UDF_M_STRIP || m == UDF_M_LSTRIP || m == UDF_M_RSTRIP) {
     LLVMValueRef chars = opt_str_ptr(c, ARG(0), &k[0]);
-    LLVMValueRef args[2] = {cg_spill(c, s.v), chars};
-    r = new_str(c,
-                m == UDF_M_STRIP ? "nrt_str_strip"
-                : m == UDF_M_LSTRIP ? "nrt_str_lstrip"
-                                    : "nrt_str_rstrip",
-                "i:sssp", args, 2);
+    int side = m == UDF_M_STRIP ? NRT_STRIP_BOTH : m == UDF_M_LSTRIP ? NRT_STRIP_LEFT
+                                                                    : NRT_STRIP_RIGHT;
+    LLVMValueRef args[3] = {cg_spill(c, s.v), chars, cg_i32(c, side)};
+    r = rt_str(c, "nrt_udf_rt_strip", "i:pssis", args, 3);
   } else if (m == UDF_M_SPLIT || m == UDF_M_RSPLIT) {
     LLVMValueRef sep = opt_str_ptr(c, ARG(0), &k[0]);
     LLVMValueRef args[3] = {cg_spill(c, s.v), sep, opt_int(c, ARG(1), -1)};

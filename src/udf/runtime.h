@@ -39,6 +39,10 @@ int32_t nrt_udf_rt_float_to_int(struct nrt_error *err, double x, int64_t *out);
  * borrowed). Lists are passed as the MemInfo of an nrt_str_list. */
 int32_t nrt_udf_rt_char_at(struct nrt_error *err, nrt_meminfo *mi, const char *data,
                            int64_t len, int64_t pos, int64_t *nbytes, nrt_str *out);
+/* s.strip/lstrip/rstrip(chars) (side: enum nrt_str_strip_side; chars NULL: None): a view of
+ * a borrowed s, so stripping a column's row copies nothing. */
+int32_t nrt_udf_rt_strip(struct nrt_error *err, const nrt_str *s, const nrt_str *chars,
+                         int32_t side, nrt_str *out);
 int32_t nrt_udf_rt_str_getitem(struct nrt_error *err, nrt_meminfo *mi, const char *data,
                                int64_t len, int64_t i, nrt_str *out);
 int32_t nrt_udf_rt_str_slice(struct nrt_error *err, nrt_meminfo *mi, const char *data,

@@ -48,6 +48,14 @@ int32_t nrt_udf_rt_char_at(struct nrt_error *err, nrt_meminfo *mi, const char *d
   return sub(&s, pos, n, out, err);
 }
 
+int32_t nrt_udf_rt_strip(struct nrt_error *err, const nrt_str *s, const nrt_str *chars,
+                         int32_t side, nrt_str *out) {
+  int64_t b, e;
+  nrt_str_strip_range(s->data, s->len, chars ? chars->data : NULL, chars ? chars->len : 0,
+                      (enum nrt_str_strip_side)side, &b, &e);
+  return sub(s, b, e - b, out, err);
+}
+
 int32_t nrt_udf_rt_str_getitem(struct nrt_error *err, nrt_meminfo *mi, const char *data,
                                int64_t len, int64_t i, nrt_str *out) {
   int64_t off, n;

@@ -15,7 +15,7 @@ static const struct nrt_udf_symbol common[] = {
     /* runtime entry points */
     SYM(nrt_udf_rt_raise), SYM(nrt_udf_rt_ipow), SYM(nrt_udf_rt_ffloordiv), SYM(nrt_udf_rt_fmod),
     SYM(nrt_udf_rt_fpow), SYM(nrt_udf_rt_float_to_int), SYM(nrt_udf_rt_check_base),
-    SYM(nrt_udf_rt_unpack_check), SYM(nrt_udf_rt_char_at), SYM(nrt_udf_rt_str_getitem),
+    SYM(nrt_udf_rt_unpack_check), SYM(nrt_udf_rt_char_at), SYM(nrt_udf_rt_strip), SYM(nrt_udf_rt_str_getitem),
     SYM(nrt_udf_rt_str_slice), SYM(nrt_udf_rt_list_new), SYM(nrt_udf_rt_list_append),
     SYM(nrt_udf_rt_list_getitem), SYM(nrt_udf_rt_list_slice), SYM(nrt_udf_rt_list_concat),
     SYM(nrt_udf_rt_list_repeat), SYM(nrt_udf_rt_list_contains), SYM(nrt_udf_rt_list_eq),
