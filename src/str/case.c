@@ -303,8 +303,8 @@ CASE_INLINE int64_t convert(const char *s, int64_t len, int64_t from, enum case_
           w ^= f;
           if (slack)
             memcpy(out + o, &w, 8);
-          else
-            memcpy(out + o, &w, (size_t)k);
+          else /* exactly k bytes: the caller may have reserved only the result's length */
+            nrt_short_store_upto8(out + o, w, (unsigned)k);
         }
         i += k;
         o += k;

@@ -184,4 +184,24 @@ NRT_SHORT_INLINE uint64_t nrt_short_byte_mask(int64_t n, uint64_t m0, uint64_t m
          (nrt_short_bits(m3) << 24) | (nrt_short_bits(mt) << (8 * (n >> 3)));
 }
 
+/* Stores the first k bytes (0 <= k <= 8) of the little-endian word w at dst, writing nothing
+ * past dst + k: an 8-, 4-, 2- and 1-byte store whose addresses are selected without a branch
+ * (the unneeded ones go to a scratch sink). A variable-size memcpy would be a library call. */
+NRT_SHORT_INLINE void nrt_short_store_upto8(char *dst, uint64_t w, unsigned k) {
+  unsigned char sink[8];
+  uintptr_t at = (uintptr_t)dst;
+  memcpy(nrt_short_sel_dst(k == 8, at, sink), &w, 8);
+  unsigned r = k & 7;
+  uint32_t t4 = (uint32_t)w;
+  memcpy(nrt_short_sel_dst((r & 4) != 0, at, sink), &t4, 4);
+  w >>= 8 * (r & 4);
+  at += r & 4;
+  uint16_t t2 = (uint16_t)w;
+  memcpy(nrt_short_sel_dst((r & 2) != 0, at, sink), &t2, 2);
+  w >>= 8 * (r & 2);
+  at += r & 2;
+  unsigned char t1 = (unsigned char)w;
+  memcpy(nrt_short_sel_dst((r & 1) != 0, at, sink), &t1, 1);
+}
+
 #endif

@@ -359,12 +359,53 @@ static void test_copies(void) {
   CHECK_EQ_INT(bad, 0);
 }
 
+/* ---- case kernels writing into a caller's buffer: exactly the returned bytes are written,
+ * and they equal the managed result */
+
+typedef int64_t (*into_fn)(const char *s, int64_t len, char *out);
+typedef int64_t (*size_fn)(const char *s, int64_t len);
+typedef int (*managed_fn)(const nrt_str *s, nrt_str *out, struct nrt_error *err);
+
+static void check_case(const char *s, int64_t n, int *bad) {
+  static const into_fn INTO[] = {nrt_str_upper_into, nrt_str_lower_into, nrt_str_casefold_into,
+                                 nrt_str_swapcase_into, nrt_str_title_into,
+                                 nrt_str_capitalize_into};
+  static const size_fn SIZE[] = {nrt_str_upper_size, nrt_str_lower_size, nrt_str_casefold_size,
+                                 nrt_str_swapcase_size, nrt_str_title_size,
+                                 nrt_str_capitalize_size};
+  static const managed_fn MANAGED[] = {nrt_str_upper, nrt_str_lower, nrt_str_casefold,
+                                       nrt_str_swapcase, nrt_str_title, nrt_str_capitalize};
+  size_t room = 3 * (size_t)n + 16;
+  char *out = malloc(room);
+  nrt_str v = nrt_str_view(s, n);
+  for (int op = 0; op < 6; op++) {
+    memset(out, 0xAA, room);
+    int64_t size = SIZE[op](s, n), w = INTO[op](s, n, out);
+    *bad += w != size;
+    for (size_t i = (size_t)(w < 0 ? 0 : w); i < room; i++)
+      *bad += (unsigned char)out[i] != 0xAA; /* nothing written past the result */
+    nrt_str r;
+    *bad += MANAGED[op](&v, &r, NULL) != NRT_OK || !nrt_str_eq(r.data, r.len, out, w);
+    nrt_str_release(&r);
+  }
+  free(out);
+}
+
+static void test_case_into(void) {
+  int bad = 0;
+  each_string('a', check_case, &bad);
+  each_string('Z', check_case, &bad);
+  random_strings(check_case, getenv("NRT_UNDER_VALGRIND") ? 300 : 3000, &bad);
+  CHECK_EQ_INT(bad, 0);
+}
+
 int main(void) {
   struct check_live before = check_live_now();
   test_len_ascii();
   test_split();
   test_slices();
   test_copies();
+  test_case_into();
   CHECK_NO_LEAK(before);
   return check_finish("test_str_short");
 }
