@@ -125,6 +125,10 @@ case("""def f(s):
 """, name="character loop over a made string, character kept after it")
 case("lambda s: f\"{s[:2] in 'abcdé'}{s[:1] in ''}{'' in s}{s in 'ab'}{s[-1:] in 'é字'}\"",
      name="in literal with longer and empty needles")
+case("lambda s: s[1:-1] + '|' + s[:3] + '|' + s[-2:] + '|' + s[2:1] + '|' + s[-100:100] + '|' "
+     "+ s[5:] + '|' + s[:-7] + '|' + s[1:][1:] + '|' + s[::1] + '|' + s[::-1]",
+     rows=s_rows(["", "a", "é", "abc", "漢字漢", "aé漢\U0001F600bc", "x" * 9 + "é"]),
+     name="slices of a borrowed string (views)")
 case("lambda s: 'lit'")
 case("lambda s: s + s + s")
 case("lambda s: s * 3")
