@@ -206,6 +206,36 @@ static int64_t expand_fn(const nrt_str *s, int64_t t, uint32_t fill, char *out) 
   return nrt_str_expandtabs_into(s->data, s->len, t, out);
 }
 
+/* Results up to this many bytes with an ASCII fill are built by pad_short. */
+#define PAD_SHORT_MAX 64
+
+/* The managed s padded with left and right copies of the ASCII character fill, the result at
+ * most PAD_SHORT_MAX bytes: the fill stored over the whole result as eight clamped, overlapping
+ * words, then s copied over its place: the lengths need no measuring pass and no library call
+ * (memset and memcpy calls cost more than these bytes). */
+static int pad_short(const nrt_str *s, int64_t left, int64_t right, char fill, nrt_str *out,
+                     char **bytes, struct nrt_error *err) {
+  int64_t size = s->len + left + right;
+  const char *src = s->data; /* read before the allocation: out may be s */
+  int64_t len = s->len;
+  char *p;
+  int rc = nrt_str_alloc_nonempty(size, out, &p, err);
+  if (rc != NRT_OK)
+    return rc;
+  if (size >= 8) {
+    uint64_t pattern = 0x0101010101010101ULL * (unsigned char)fill;
+    int64_t last = size - 8;
+    for (int64_t o = 0; o < PAD_SHORT_MAX; o += 8)
+      memcpy(p + (o < last ? o : last), &pattern, 8);
+  } else {
+    for (int64_t i = 0; i < size; i++)
+      p[i] = fill;
+  }
+  nrt_copy_short(p + left, src, len);
+  *bytes = p;
+  return NRT_OK;
+}
+
 static int justify(const nrt_str *s, int64_t width, const nrt_str *fill, enum pad_kind kind,
                    nrt_str *out, struct nrt_error *err) {
   uint32_t cp = ' ';
@@ -214,6 +244,16 @@ static int justify(const nrt_str *s, int64_t width, const nrt_str *fill, enum pa
     int rc = nrt_str_fillchar(fill->data, fill->len, &cp, err);
     if (rc != NRT_OK)
       return rc;
+  }
+  if (cp < 0x80 && s->len <= NRT_SHORT_MAX && width <= PAD_SHORT_MAX) {
+    int64_t l, r;
+    pads(s->data, s->len, width, kind, &l, &r);
+    if (l + r == 0)
+      return same(s, out);
+    if (s->len + l + r <= PAD_SHORT_MAX) {
+      char *bytes;
+      return pad_short(s, l, r, (char)cp, out, &bytes, err);
+    }
   }
   int64_t size = kind_size(s->data, s->len, width, cp, kind);
   into_fn fn = kind == PAD_CENTER ? center_fn : kind == PAD_LJUST ? ljust_fn : rjust_fn;
@@ -237,6 +277,21 @@ int nrt_str_rjust(const nrt_str *s, int64_t width, const nrt_str *fill, nrt_str 
 
 int nrt_str_zfill(const nrt_str *s, int64_t width, nrt_str *out, struct nrt_error *err) {
   *out = nrt_str_empty();
+  if (s->len <= NRT_SHORT_MAX && width <= PAD_SHORT_MAX) {
+    int64_t l, r;
+    pads(s->data, s->len, width, PAD_RJUST, &l, &r);
+    if (l == 0)
+      return same(s, out);
+    if (s->len + l <= PAD_SHORT_MAX) {
+      char *p;
+      int rc = pad_short(s, l, 0, '0', out, &p, err);
+      if (rc == NRT_OK && (p[l] == '+' || p[l] == '-')) { /* the sign moves to the front */
+        p[0] = p[l];
+        p[l] = '0';
+      }
+      return rc;
+    }
+  }
   return build(s, nrt_str_zfill_size(s->data, s->len, width), width, '0', zfill_fn,
                true, out, err);
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "nrt/str.h"
+#include "nrt/str_convert.h"
 #include "support/check.h"
 
 #define MAXLEN 70
@@ -399,6 +400,48 @@ static void test_case_into(void) {
   CHECK_EQ_INT(bad, 0);
 }
 
+/* ---- center, ljust, rjust, zfill: the managed forms against the kernels */
+
+static void check_pads(const char *s, int64_t n, int *bad) {
+  static const nrt_str FILLS[] = {{NULL, " ", 1}, {NULL, "*", 1}, {NULL, "\xc3\xa9", 2}};
+  char want[400];
+  nrt_str v = nrt_str_view(s, n);
+  for (int64_t width = -1; width <= 72; width += (width < 40 ? 1 : 7)) {
+    for (int f = 0; f < 3; f++) {
+      uint32_t cp = f == 2 ? 0xE9 : (uint32_t)FILLS[f].data[0];
+      for (int kind = 0; kind < 3; kind++) {
+        int64_t size = kind == 0   ? nrt_str_center_size(s, n, width, cp)
+                       : kind == 1 ? nrt_str_ljust_size(s, n, width, cp)
+                                   : nrt_str_rjust_size(s, n, width, cp);
+        int64_t w = kind == 0   ? nrt_str_center_into(s, n, width, cp, want)
+                    : kind == 1 ? nrt_str_ljust_into(s, n, width, cp, want)
+                                : nrt_str_rjust_into(s, n, width, cp, want);
+        nrt_str r;
+        int rc = kind == 0   ? nrt_str_center(&v, width, &FILLS[f], &r, NULL)
+                 : kind == 1 ? nrt_str_ljust(&v, width, &FILLS[f], &r, NULL)
+                             : nrt_str_rjust(&v, width, &FILLS[f], &r, NULL);
+        *bad += w != size || rc != NRT_OK || !nrt_str_eq(r.data, r.len, want, w) ||
+                (r.mi && r.data[r.len] != '\0');
+        nrt_str_release(&r);
+      }
+    }
+    int64_t w = nrt_str_zfill_into(s, n, width, want);
+    nrt_str r;
+    *bad += w != nrt_str_zfill_size(s, n, width) || nrt_str_zfill(&v, width, &r, NULL) != NRT_OK ||
+            !nrt_str_eq(r.data, r.len, want, w) || (r.mi && r.data[r.len] != '\0');
+    nrt_str_release(&r);
+  }
+}
+
+static void test_pads(void) {
+  int bad = 0;
+  each_string('a', check_pads, &bad);
+  each_string('-', check_pads, &bad); /* a sign in front for zfill */
+  each_string('+', check_pads, &bad);
+  random_strings(check_pads, getenv("NRT_UNDER_VALGRIND") ? 100 : 1000, &bad);
+  CHECK_EQ_INT(bad, 0);
+}
+
 int main(void) {
   struct check_live before = check_live_now();
   test_len_ascii();
@@ -406,6 +449,7 @@ int main(void) {
   test_slices();
   test_copies();
   test_case_into();
+  test_pads();
   CHECK_NO_LEAK(before);
   return check_finish("test_str_short");
 }
