@@ -672,7 +672,7 @@ def main():
                 if w[0] == "err":
                     if g[0] != "err" or g[1] != w[1]:
                         problems.append("row %r: CPython raises %s, nrt gives %r" % (row, w[1], g))
-                elif g[0] != "ok" or not same_value(g[1], w[1]):
+                elif g[0] != "ok" or len(g) < 2 or not same_value(g[1], w[1]):
                     problems.append("row %r: CPython %r, nrt %r" % (row, w[1], g))
                 a = got.get("apply", [None] * len(want))[i]
                 if (w[0] == "err" and a is not None) or (w[0] == "ok" and w[1] is not None and
