@@ -145,7 +145,19 @@ bool nrt_str_adjust(const char *s, int64_t len, int64_t start, int64_t end,
     sp->c0 = start;
     return true;
   }
-  int64_t n = nrt_str_len(s, len);
+  /* A short string: the code points from the lead-byte mask of its cover, counted and
+   * located without a walk. */
+  const bool short_s = len <= NRT_SHORT_MAX;
+  uint64_t leads = 0;
+  int64_t n;
+  if (short_s) {
+    struct nrt_short_cover c;
+    nrt_short_cover_read(s, len, &c);
+    leads = nrt_short_leads(&c, len);
+    n = nrt_short_popcount(leads);
+  } else {
+    n = nrt_str_len(s, len);
+  }
   if (end == NRT_STR_NONE || end > n) {
     end = n;
   } else if (end < 0) {
@@ -163,6 +175,9 @@ bool nrt_str_adjust(const char *s, int64_t len, int64_t start, int64_t end,
   if (n == len) {
     sp->b0 = start;
     sp->b1 = end;
+  } else if (short_s) {
+    sp->b0 = nrt_short_offset(leads, n, len, start);
+    sp->b1 = nrt_short_offset(leads, n, len, end);
   } else {
     sp->b0 = nrt_str_cp_offset(s, len, start);
     sp->b1 = sp->b0 + nrt_str_cp_offset(s + sp->b0, len - sp->b0, end - start);

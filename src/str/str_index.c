@@ -154,26 +154,6 @@ int64_t nrt_str_slice_into(const char *s, int64_t len, int64_t start, int64_t st
 /* ---- Short strings (at most NRT_SHORT_MAX bytes), steps 1 and -1: code point positions
  * come from a bit mask of the lead bytes of the cover, so there is no walk over the bytes. */
 
-/* Byte offset of code point k (0 <= k < n) of a short string whose lead bytes are the n set
- * bits of `leads`: clears bits from the nearer end (one step for s[1:], s[:-1] and the like). */
-static inline int64_t select_lead(uint64_t leads, int64_t n, int64_t k) {
-  if (2 * k <= n) {
-    for (int64_t j = 0; j < k; j++)
-      leads &= leads - 1;
-    return __builtin_ctzll(leads);
-  }
-  for (int64_t j = k + 1; j < n; j++)
-    leads ^= (uint64_t)1 << (63 - __builtin_clzll(leads));
-  return 63 - __builtin_clzll(leads);
-}
-
-/* Byte offset of code point k (0 <= k <= n). */
-static inline int64_t short_offset(uint64_t leads, int64_t n, int64_t len, int64_t k) {
-  if (n == len) /* ASCII */
-    return k;
-  return k == n ? len : select_lead(leads, n, k);
-}
-
 /* s[lo..hi) with its code points in reverse order written to out: the 32-byte block of the
  * cover byte-reversed, then each multi-byte sequence (now lead byte last) turned back. */
 static void reverse_short(const struct nrt_short_cover *c, int64_t len, int64_t lo, int64_t hi,
@@ -216,23 +196,19 @@ static int slice_short(const nrt_str *s, int64_t start, int64_t stop, int64_t st
   int64_t len = s->len;
   struct nrt_short_cover c;
   nrt_short_cover_read(s->data, len, &c);
-#define CONT(w) ((w) & ~((w) << 1) & NRT_SHORT_HIGH)
-  uint64_t cont = nrt_short_byte_mask(len, CONT(c.w[0]), CONT(c.w[1]), CONT(c.w[2]),
-                                      CONT(c.w[3]), CONT(c.tail));
-#undef CONT
-  uint64_t leads = ~cont & (((uint64_t)1 << len) - 1);
+  uint64_t leads = nrt_short_leads(&c, len);
   int64_t n = nrt_short_popcount(leads);
   int64_t count = slice_indices(n, &start, stop, &step);
   if (count == 0)
     return NRT_OK;
   if (step == 1) {
-    int64_t b0 = short_offset(leads, n, len, start);
-    int64_t b1 = short_offset(leads, n, len, start + count);
+    int64_t b0 = nrt_short_offset(leads, n, len, start);
+    int64_t b1 = nrt_short_offset(leads, n, len, start + count);
     return nrt_str_result_sub(s, s->data + b0, b1 - b0, out, err);
   }
   /* step -1: code points start, start - 1, ..., start - count + 1 */
-  int64_t lo = short_offset(leads, n, len, start - count + 1);
-  int64_t hi = short_offset(leads, n, len, start + 1);
+  int64_t lo = nrt_short_offset(leads, n, len, start - count + 1);
+  int64_t hi = nrt_short_offset(leads, n, len, start + 1);
   if (count == 1) /* one code point: maybe a static one-character string */
     return nrt_str_result_sub(s, s->data + lo, hi - lo, out, err);
   char *p;

@@ -184,6 +184,36 @@ NRT_SHORT_INLINE uint64_t nrt_short_byte_mask(int64_t n, uint64_t m0, uint64_t m
          (nrt_short_bits(m3) << 24) | (nrt_short_bits(mt) << (8 * (n >> 3)));
 }
 
+/* Bit i set for each byte s[i] of the cover c of s[0..n) that starts a code point. */
+NRT_SHORT_INLINE uint64_t nrt_short_leads(const struct nrt_short_cover *c, int64_t n) {
+#define NRT_SHORT_CONT(w) ((w) & ~((w) << 1) & NRT_SHORT_HIGH)
+  uint64_t cont = nrt_short_byte_mask(n, NRT_SHORT_CONT(c->w[0]), NRT_SHORT_CONT(c->w[1]),
+                                      NRT_SHORT_CONT(c->w[2]), NRT_SHORT_CONT(c->w[3]),
+                                      NRT_SHORT_CONT(c->tail));
+#undef NRT_SHORT_CONT
+  return ~cont & (((uint64_t)1 << n) - 1);
+}
+
+/* Byte offset of code point k (0 <= k < n) of a short string whose lead bytes are the n set
+ * bits of `leads`: clears bits from the nearer end (one step for s[1:], s[:-1] and the like). */
+NRT_SHORT_INLINE int64_t nrt_short_select_lead(uint64_t leads, int64_t n, int64_t k) {
+  if (2 * k <= n) {
+    for (int64_t j = 0; j < k; j++)
+      leads &= leads - 1;
+    return __builtin_ctzll(leads);
+  }
+  for (int64_t j = k + 1; j < n; j++)
+    leads ^= (uint64_t)1 << (63 - __builtin_clzll(leads));
+  return 63 - __builtin_clzll(leads);
+}
+
+/* Byte offset of code point k (0 <= k <= n). */
+NRT_SHORT_INLINE int64_t nrt_short_offset(uint64_t leads, int64_t n, int64_t len, int64_t k) {
+  if (n == len) /* ASCII */
+    return k;
+  return k == n ? len : nrt_short_select_lead(leads, n, k);
+}
+
 /* Stores the first k bytes (0 <= k <= 8) of the little-endian word w at dst, writing nothing
  * past dst + k: an 8-, 4-, 2- and 1-byte store whose addresses are selected without a branch
  * (the unneeded ones go to a scratch sink). A variable-size memcpy would be a library call. */

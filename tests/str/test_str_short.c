@@ -39,9 +39,12 @@ static bool ref_ascii(const char *s, int64_t n) {
  * (and, for c > 0, also as the last character when it fits), plus the pure fill. */
 typedef void (*case_fn)(const char *s, int64_t n, int *bad);
 
+/* Longest string each_string makes: MAXLEN, or 40 under valgrind (past the 32-byte cover). */
+static int each_max = MAXLEN;
+
 static void each_string(char fill, case_fn f, int *bad) {
   char buf[MAXLEN + 8];
-  for (int n = 0; n <= MAXLEN; n++) {
+  for (int n = 0; n <= each_max; n++) {
     memset(buf, fill, (size_t)n);
     char *p = exact(buf, n);
     f(p, n, bad);
@@ -442,7 +445,70 @@ static void test_pads(void) {
   CHECK_EQ_INT(bad, 0);
 }
 
+/* ---- find / rfind / count with start and end (the code point ranges of short strings) */
+
+static void check_find(const char *s, int64_t n, int *bad) {
+  static const int64_t B[] = {NRT_STR_NONE, 0, 1, 2, 5, -1, -2, -7, 40, -40};
+  static const char *const SUBS[] = {"", "a", "aa", "\xc3\xa9", "\xe6\xbc\xa2", "a\xc3\xa9"};
+  int64_t off[80], cps = 0;
+  for (int64_t i = 0; i < n; i++)
+    if (((unsigned char)s[i] & 0xC0) != 0x80)
+      off[cps++] = i;
+  off[cps] = n;
+  for (size_t a = 0; a < sizeof B / sizeof B[0]; a++)
+    for (size_t b = 0; b < sizeof B / sizeof B[0]; b++)
+      for (size_t k = 0; k < sizeof SUBS / sizeof SUBS[0]; k++) {
+        const char *sub = SUBS[k];
+        int64_t sl = (int64_t)strlen(sub), st = B[a], en = B[b];
+        /* Python's ADJUST_INDICES */
+        if (st == NRT_STR_NONE)
+          st = 0;
+        if (en == NRT_STR_NONE || en > cps)
+          en = cps;
+        else if (en < 0)
+          en = en + cps < 0 ? 0 : en + cps;
+        if (st < 0)
+          st = st + cps < 0 ? 0 : st + cps;
+        int64_t first = -1, last = -1, count = 0;
+        if (st <= en) {
+          for (int64_t c = st; c <= en; c++) { /* a match starts at a code point boundary */
+            if (off[c] + sl > off[en] || memcmp(s + off[c], sub, (size_t)sl) != 0)
+              continue;
+            if (first < 0)
+              first = c;
+            last = c;
+          }
+          for (int64_t c = st; c <= en;) { /* non-overlapping, left to right */
+            if (off[c] + sl <= off[en] && memcmp(s + off[c], sub, (size_t)sl) == 0) {
+              count++;
+              int64_t e = off[c] + (sl ? sl : 1);
+              while (c <= en && off[c] < e)
+                c++;
+              if (!sl && e > off[en])
+                break;
+            } else {
+              c++;
+            }
+          }
+        }
+        *bad += nrt_str_find(s, n, sub, sl, B[a], B[b]) != first;
+        *bad += nrt_str_rfind(s, n, sub, sl, B[a], B[b]) != last;
+        *bad += nrt_str_count(s, n, sub, sl, B[a], B[b]) != count;
+      }
+}
+
+static void test_find(void) {
+  int bad = 0;
+  bool light = getenv("NRT_UNDER_VALGRIND") != NULL; /* 1,800 searches per string */
+  if (!light)
+    each_string('a', check_find, &bad);
+  random_strings(check_find, light ? 100 : 3000, &bad);
+  CHECK_EQ_INT(bad, 0);
+}
+
 int main(void) {
+  if (getenv("NRT_UNDER_VALGRIND"))
+    each_max = 40;
   struct check_live before = check_live_now();
   test_len_ascii();
   test_split();
@@ -450,6 +516,7 @@ int main(void) {
   test_copies();
   test_case_into();
   test_pads();
+  test_find();
   CHECK_NO_LEAK(before);
   return check_finish("test_str_short");
 }
