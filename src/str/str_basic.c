@@ -30,8 +30,19 @@ static const unsigned char tail_select[32] = {
 #define MEDIUM_LEN 1024
 static int64_t medium_len(const char *s, int64_t len) {
   const __m128i limit = _mm_set1_epi8(-64), zero = _mm_setzero_si128();
-  __m128i acc = zero;
+  __m128i acc = zero, acc1 = zero, acc2 = zero, acc3 = zero;
   int64_t i = 0;
+  /* four independent counters (at most 16 steps each here, no overflow): the loop is not
+   * bound by the latency of one accumulator */
+  for (; i + 64 <= len; i += 64) {
+    const __m128i *p = (const __m128i *)(const void *)(s + i);
+    acc = _mm_sub_epi8(acc, _mm_cmplt_epi8(_mm_loadu_si128(p), limit));
+    acc1 = _mm_sub_epi8(acc1, _mm_cmplt_epi8(_mm_loadu_si128(p + 1), limit));
+    acc2 = _mm_sub_epi8(acc2, _mm_cmplt_epi8(_mm_loadu_si128(p + 2), limit));
+    acc3 = _mm_sub_epi8(acc3, _mm_cmplt_epi8(_mm_loadu_si128(p + 3), limit));
+  }
+  /* byte counters summed before they can pass 255: each holds at most 16 */
+  acc = _mm_add_epi8(_mm_add_epi8(acc, acc1), _mm_add_epi8(acc2, acc3));
   for (; i + 16 <= len; i += 16) {
     __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
     acc = _mm_sub_epi8(acc, _mm_cmplt_epi8(v, limit));
@@ -104,6 +115,16 @@ bool nrt_str_is_ascii_bytes(const char *s, int64_t len) {
   }
   int64_t i = 0;
   uint64_t acc = 0;
+#if defined(__SSE2__)
+  __m128i v = _mm_setzero_si128();
+  for (; i + 64 <= len; i += 64) {
+    const __m128i *p = (const __m128i *)(const void *)(s + i);
+    v = _mm_or_si128(v, _mm_or_si128(_mm_or_si128(_mm_loadu_si128(p), _mm_loadu_si128(p + 1)),
+                                     _mm_or_si128(_mm_loadu_si128(p + 2), _mm_loadu_si128(p + 3))));
+  }
+  if (_mm_movemask_epi8(v))
+    return false;
+#endif
   for (; i + 32 <= len; i += 32)
     acc |= nrt_load64(s + i) | nrt_load64(s + i + 8) | nrt_load64(s + i + 16) |
            nrt_load64(s + i + 24);

@@ -74,6 +74,19 @@ static void check_len_ascii(const char *s, int64_t n, int *bad) {
 
 static void test_len_ascii(void) {
   int bad = 0;
+  /* the 16- and 64-byte vector loops up to 1,100 bytes: a 3-byte character near the start,
+   * middle and end */
+  static char big[1100];
+  for (int n = 0; n <= 1100; n += 1 + n / 50)
+    for (int at = 0; at < 3; at++) {
+      memset(big, 'q', (size_t)n);
+      int pos = at == 0 ? 0 : at == 1 ? n / 2 : n - 3;
+      if (n >= 3 && pos >= 0)
+        memcpy(big + pos, "\xe6\xbc\xa2", 3);
+      char *p = exact(big, n);
+      check_len_ascii(p, n, &bad);
+      free(p);
+    }
   each_string('x', check_len_ascii, &bad);
   each_string('\0', check_len_ascii, &bad); /* NUL is valid UTF-8, and equals the padding */
   CHECK_EQ_INT(bad, 0);
