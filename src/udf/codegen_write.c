@@ -12,6 +12,7 @@
  * A None result (a None branch, a nullable value that is None) ends the row as null:
  * status NRT_EXEC_ROW_NULL, after releasing the live temporaries. */
 #include "nrt/exec.h"
+#include "nrt/str.h"
 #include "udf/codegen_internal.h"
 #include "udf/runtime.h"
 
@@ -27,35 +28,59 @@ static void write_bytes(cg *c, LLVMValueRef data, LLVMValueRef len) {
   cg_check(c, cg_call(c, "nrt_udf_rt_write", "i:pppl", args, 4));
 }
 
-/* A literal: when the room is there (almost always), a copy of constant size that LLVM turns
- * into a few moves, inline; else the runtime call that grows the room. */
+/* The inline fast path of a write: when the writer's room, divided by 2^shift, is at least
+ * `size` (almost always), the bytes are stored at w->pos by code emitted between room_begin
+ * and room_fast_end; else the slow path emitted between room_fast_end and room_end (a runtime
+ * call that grows the room) runs. (A shift instead of multiplying size: no overflow.) */
+struct room {
+  LLVMValueRef posp, pos;
+  LLVMBasicBlockRef slow, done;
+};
+
+static void room_begin(cg *c, LLVMValueRef size, unsigned shift, struct room *r) {
+  LLVMTypeRef pp = LLVMPointerType(c->ptr, 0);
+  r->posp = LLVMBuildBitCast(c->b, c->writer, pp, "w.posp"); /* pos at 0, end at 8 */
+  LLVMValueRef eight = cg_i64(c, 8);
+  LLVMValueRef endp = LLVMBuildBitCast(
+      c->b, LLVMBuildGEP2(c->b, c->i8, c->writer, &eight, 1, ""), pp, "w.endp");
+  r->pos = LLVMBuildLoad2(c->b, c->ptr, r->posp, "w.pos");
+  LLVMValueRef end = LLVMBuildLoad2(c->b, c->ptr, endp, "w.end");
+  LLVMValueRef room = LLVMBuildSub(c->b, LLVMBuildPtrToInt(c->b, end, c->i64, ""),
+                                   LLVMBuildPtrToInt(c->b, r->pos, c->i64, ""), "w.room");
+  LLVMBasicBlockRef fast = cg_block(c, "w.fast");
+  r->slow = cg_block(c, "w.slow");
+  r->done = cg_block(c, "w.done");
+  if (shift)
+    room = LLVMBuildLShr(c->b, room, cg_i64(c, shift), "");
+  LLVMBuildCondBr(c->b, LLVMBuildICmp(c->b, LLVMIntUGE, room, size, ""), fast, r->slow);
+  cg_at(c, fast);
+}
+
+static void room_fast_end(cg *c, struct room *r, LLVMValueRef written) {
+  LLVMBuildStore(c->b, LLVMBuildGEP2(c->b, c->i8, r->pos, &written, 1, ""), r->posp);
+  LLVMBuildBr(c->b, r->done);
+  cg_at(c, r->slow);
+}
+
+static void room_end(cg *c, struct room *r) {
+  cg_goto(c, r->done);
+  cg_at(c, r->done);
+}
+
+/* A literal: a copy of constant size, which LLVM turns into a few moves. */
 static void write_literal(cg *c, const udf_strlit *lit) {
   if (lit->len == 0)
     return;
   LLVMValueRef data = cg_cstr(c, lit->data, (size_t)lit->len);
-  LLVMTypeRef pp = LLVMPointerType(c->ptr, 0);
-  LLVMValueRef posp = LLVMBuildBitCast(c->b, c->writer, pp, "w.posp"); /* pos at 0, end at 8 */
-  LLVMValueRef eight = cg_i64(c, 8);
-  LLVMValueRef endp = LLVMBuildBitCast(c->b, LLVMBuildGEP2(c->b, c->i8, c->writer, &eight, 1, ""),
-                                       pp, "w.endp");
-  LLVMValueRef pos = LLVMBuildLoad2(c->b, c->ptr, posp, "w.pos");
-  LLVMValueRef end = LLVMBuildLoad2(c->b, c->ptr, endp, "w.end");
-  LLVMValueRef room = LLVMBuildSub(c->b, LLVMBuildPtrToInt(c->b, end, c->i64, ""),
-                                   LLVMBuildPtrToInt(c->b, pos, c->i64, ""), "w.room");
   LLVMValueRef len = cg_i64(c, lit->len);
-  LLVMBasicBlockRef fast = cg_block(c, "wlit.fast"), slow = cg_block(c, "wlit.slow"),
-                    done = cg_block(c, "wlit.done");
-  LLVMBuildCondBr(c->b, LLVMBuildICmp(c->b, LLVMIntUGE, room, len, ""), fast, slow);
-  cg_at(c, fast);
-  LLVMValueRef margs[4] = {pos, data, len, LLVMConstInt(c->i1, 0, 0)};
+  struct room r;
+  room_begin(c, len, 0, &r);
+  LLVMValueRef margs[4] = {r.pos, data, len, LLVMConstInt(c->i1, 0, 0)};
   LLVMTypeRef mt[4] = {c->ptr, c->ptr, c->i64, c->i1};
   cg_intrinsic(c, "llvm.memcpy.p0i8.p0i8.i64", c->voidt, mt, 4, margs, 4);
-  LLVMBuildStore(c->b, LLVMBuildGEP2(c->b, c->i8, pos, &len, 1, ""), posp);
-  LLVMBuildBr(c->b, done);
-  cg_at(c, slow);
+  room_fast_end(c, &r, len);
   write_bytes(c, data, len);
-  cg_goto(c, done);
-  cg_at(c, done);
+  room_end(c, &r);
 }
 
 /* A case mapping method of the str receiver, or -1. */
@@ -171,10 +196,21 @@ void cg_write(cg *c, const udf_expr *e) {
   }
   int op = case_op(e);
   if (op >= 0) {
+    /* The kernel straight into the room (a case mapping at most triples the bytes: room for
+     * 4x is asked, as a shift). */
+    static const char *const kernels[] = {"nrt_str_upper_into", "nrt_str_lower_into",
+                                          "nrt_str_casefold_into", "nrt_str_capitalize_into",
+                                          "nrt_str_title_into", "nrt_str_swapcase_into"};
     cg_val s = cg_expr(c, e->u.call.receiver);
-    LLVMValueRef args[5] = {c->err, c->writer, cg_i32(c, op), cg_str_data(c, s.v),
-                            cg_str_len(c, s.v)};
+    LLVMValueRef data = cg_str_data(c, s.v), len = cg_str_len(c, s.v);
+    struct room r;
+    _Static_assert(NRT_STR_CASE_MAX_GROWTH <= 4, "room is checked for 4 bytes per byte");
+    room_begin(c, len, 2, &r);
+    LLVMValueRef kargs[3] = {data, len, r.pos};
+    room_fast_end(c, &r, cg_call(c, kernels[op], "l:plp", kargs, 3));
+    LLVMValueRef args[5] = {c->err, c->writer, cg_i32(c, op), data, len};
     cg_check(c, cg_call(c, "nrt_udf_rt_write_case", "i:ppipl", args, 5));
+    room_end(c, &r);
     cg_release(c, s);
     return;
   }

@@ -30,6 +30,8 @@ static const struct nrt_udf_symbol common[] = {
     SYM(nrt_str_concat), SYM(nrt_str_repeat), SYM(nrt_str_contains), SYM(nrt_str_eq),
     SYM(nrt_str_compare), SYM(nrt_str_len), SYM(nrt_str_upper), SYM(nrt_str_lower),
     SYM(nrt_str_casefold), SYM(nrt_str_capitalize), SYM(nrt_str_title), SYM(nrt_str_swapcase),
+    SYM(nrt_str_upper_into), SYM(nrt_str_lower_into), SYM(nrt_str_casefold_into),
+    SYM(nrt_str_capitalize_into), SYM(nrt_str_title_into), SYM(nrt_str_swapcase_into),
     SYM(nrt_str_isalpha), SYM(nrt_str_isalnum), SYM(nrt_str_isdecimal), SYM(nrt_str_isdigit),
     SYM(nrt_str_isnumeric), SYM(nrt_str_isspace), SYM(nrt_str_isupper), SYM(nrt_str_islower),
     SYM(nrt_str_istitle), SYM(nrt_str_isascii), SYM(nrt_str_isidentifier),

@@ -129,6 +129,9 @@ case("lambda s: s[1:-1] + '|' + s[:3] + '|' + s[-2:] + '|' + s[2:1] + '|' + s[-1
      "+ s[5:] + '|' + s[:-7] + '|' + s[1:][1:] + '|' + s[::1] + '|' + s[::-1]",
      rows=s_rows(["", "a", "é", "abc", "漢字漢", "aé漢\U0001F600bc", "x" * 9 + "é"]),
      name="slices of a borrowed string (views)")
+case("lambda s: s.upper() + '-' * 3 + s.title() + s.casefold()",
+     rows=s_rows(["", "ß" * 700, "ΐ" * 1500 + "x", "a" * 5000, "ﬃ" * 900 + "é"]),
+     name="case mappings larger than the writer's room")
 case("lambda s: 'lit'")
 case("lambda s: s + s + s")
 case("lambda s: s * 3")
