@@ -11,6 +11,13 @@
 
 #define MAXLEN 70
 
+/* Fewer strings under valgrind and the sanitizers (still past the 32-byte cover). */
+#if defined(NRT_UNDER_SANITIZER)
+#define LIGHT 1
+#else
+#define LIGHT (getenv("NRT_UNDER_VALGRIND") != NULL)
+#endif
+
 /* The lead bytes of the characters placed in the strings: ASCII letter, 2-, 3-, 4-byte. */
 static const char *const CHARS[] = {"a", "\xc3\xa9", "\xe6\xbc\xa2", "\xf0\x9f\x98\x80"};
 
@@ -285,7 +292,7 @@ static void test_split(void) {
   each_string('a', check_split, &bad);
   each_string(' ', check_split, &bad);
   each_string('\n', check_split, &bad);
-  random_strings(check_split, getenv("NRT_UNDER_VALGRIND") ? 3000 : 30000, &bad);
+  random_strings(check_split, LIGHT ? 3000 : 30000, &bad);
   CHECK_EQ_INT(bad, 0);
 }
 
@@ -342,7 +349,7 @@ static void check_slices(const char *s, int64_t n, int *bad) {
 static void test_slices(void) {
   int bad = 0;
   each_string('a', check_slices, &bad);
-  random_strings(check_slices, getenv("NRT_UNDER_VALGRIND") ? 300 : 3000, &bad);
+  random_strings(check_slices, LIGHT ? 300 : 3000, &bad);
   CHECK_EQ_INT(bad, 0);
 }
 
@@ -412,7 +419,7 @@ static void test_case_into(void) {
   int bad = 0;
   each_string('a', check_case, &bad);
   each_string('Z', check_case, &bad);
-  random_strings(check_case, getenv("NRT_UNDER_VALGRIND") ? 300 : 3000, &bad);
+  random_strings(check_case, LIGHT ? 300 : 3000, &bad);
   CHECK_EQ_INT(bad, 0);
 }
 
@@ -454,7 +461,7 @@ static void test_pads(void) {
   each_string('a', check_pads, &bad);
   each_string('-', check_pads, &bad); /* a sign in front for zfill */
   each_string('+', check_pads, &bad);
-  random_strings(check_pads, getenv("NRT_UNDER_VALGRIND") ? 100 : 1000, &bad);
+  random_strings(check_pads, LIGHT ? 100 : 1000, &bad);
   CHECK_EQ_INT(bad, 0);
 }
 
@@ -512,7 +519,7 @@ static void check_find(const char *s, int64_t n, int *bad) {
 
 static void test_find(void) {
   int bad = 0;
-  bool light = getenv("NRT_UNDER_VALGRIND") != NULL; /* 1,800 searches per string */
+  bool light = LIGHT; /* 1,800 searches per string */
   if (!light)
     each_string('a', check_find, &bad);
   random_strings(check_find, light ? 100 : 3000, &bad);
@@ -520,7 +527,7 @@ static void test_find(void) {
 }
 
 int main(void) {
-  if (getenv("NRT_UNDER_VALGRIND"))
+  if (LIGHT)
     each_max = 40;
   struct check_live before = check_live_now();
   test_len_ascii();
