@@ -11,6 +11,8 @@
  * operand before right); an error midway leaves a partly written row, which apply drops.
  * A None result (a None branch, a nullable value that is None) ends the row as null:
  * status NRT_EXEC_ROW_NULL, after releasing the live temporaries. */
+#include <string.h>
+
 #include "nrt/exec.h"
 #include "nrt/str.h"
 #include "udf/codegen_internal.h"
@@ -112,6 +114,18 @@ static void write_value(cg *c, cg_val v) {
   cg_release(c, v);
 }
 
+/* A private constant holding the bytes of a plain-data struct built at compile time (a
+ * parsed format spec), 8-byte aligned; returns an i8* to it. */
+static LLVMValueRef embed(cg *c, const void *bytes, size_t n) {
+  LLVMValueRef init = LLVMConstStringInContext(c->ctx, (const char *)bytes, (unsigned)n, 1);
+  LLVMValueRef g = LLVMAddGlobal(c->mod, LLVMTypeOf(init), "spec");
+  LLVMSetInitializer(g, init);
+  LLVMSetGlobalConstant(g, 1);
+  LLVMSetLinkage(g, LLVMPrivateLinkage);
+  LLVMSetAlignment(g, 8);
+  return LLVMConstBitCast(g, c->ptr);
+}
+
 /* An f-string field: numbers and padded strings are formatted straight into the row; the
  * conversions (!r !a !s) and bools go through their text. */
 static void write_field(cg *c, const udf_fpart *p) {
@@ -126,7 +140,32 @@ static void write_field(cg *c, const udf_fpart *p) {
     write_value(c, v);
     return;
   }
-  LLVMValueRef spec = cg_cstr(c, p->spec.data ? p->spec.data : "", (size_t)p->spec.len);
+  /* A spec Python accepts is parsed here, once: its parsed form is embedded in the code. A
+   * bad one is left to the runtime, which raises Python's ValueError when the row runs. */
+  const char *text = p->spec.data ? p->spec.data : "";
+  if (t == UDF_TY_STR) {
+    struct nrt_udf_str_spec f;
+    memset(&f, 0, sizeof f); /* its padding too: the bytes are embedded */
+    if (nrt_udf_parse_str_spec(text, p->spec.len, &f, NULL) == NRT_OK) {
+      LLVMValueRef args[5] = {c->err, c->writer, cg_str_data(c, v.v), cg_str_len(c, v.v),
+                              embed(c, &f, sizeof f)};
+      cg_check(c, cg_call(c, "nrt_udf_rt_write_str_spec", "i:ppplp", args, 5));
+      cg_release(c, v);
+      return;
+    }
+  } else {
+    nrt_format_spec f;
+    memset(&f, 0, sizeof f);
+    if (nrt_format_spec_parse(text, p->spec.len, t == UDF_TY_INT ? NRT_FORMAT_INT
+                                                                   : NRT_FORMAT_FLOAT,
+                              &f, NULL) == NRT_OK) {
+      LLVMValueRef args[4] = {c->err, c->writer, v.v, embed(c, &f, sizeof f)};
+      cg_check(c, t == UDF_TY_INT ? cg_call(c, "nrt_udf_rt_write_int_spec", "i:pplp", args, 4)
+                                  : cg_call(c, "nrt_udf_rt_write_float_spec", "i:ppdp", args, 4));
+      return;
+    }
+  }
+  LLVMValueRef spec = cg_cstr(c, text, (size_t)p->spec.len);
   LLVMValueRef speclen = cg_i64(c, p->spec.len);
   if (t == UDF_TY_STR) {
     LLVMValueRef args[6] = {c->err, c->writer, cg_str_data(c, v.v), cg_str_len(c, v.v), spec,

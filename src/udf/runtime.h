@@ -18,6 +18,7 @@
 #include "nrt/column.h"
 #include "nrt/core.h"
 #include "nrt/str.h"
+#include "nrt/str_convert.h"
 #include "udf/jit.h"
 
 /* Sets err to (code, msg) and returns code: the raise of compiled code (msg is a literal). */
@@ -108,6 +109,25 @@ int32_t nrt_udf_rt_write_float(struct nrt_error *err, nrt_col_row_writer *w, dou
 int32_t nrt_udf_rt_write_format_str(struct nrt_error *err, nrt_col_row_writer *w,
                                     const char *data, int64_t len, const char *spec,
                                     int64_t speclen);
+/* A parsed string format spec, [[fill]align][0][width][.precision][s] (plain data: the
+ * compiler parses a literal spec once and embeds the bytes of this struct in the code). */
+struct nrt_udf_str_spec {
+  char fill[4];
+  int64_t filllen;
+  char align;
+  int64_t width, prec; /* -1 when absent */
+};
+/* Parses a string format spec with Python's checks and messages (ValueError). */
+int nrt_udf_parse_str_spec(const char *spec, int64_t speclen, struct nrt_udf_str_spec *f,
+                           struct nrt_error *err);
+/* The f-string fields above for a spec parsed at compile time. */
+int32_t nrt_udf_rt_write_str_spec(struct nrt_error *err, nrt_col_row_writer *w,
+                                  const char *data, int64_t len,
+                                  const struct nrt_udf_str_spec *f);
+int32_t nrt_udf_rt_write_int_spec(struct nrt_error *err, nrt_col_row_writer *w, int64_t v,
+                                  const nrt_format_spec *f);
+int32_t nrt_udf_rt_write_float_spec(struct nrt_error *err, nrt_col_row_writer *w, double v,
+                                    const nrt_format_spec *f);
 /* s.replace(old, new, count) written into the row; with split_join, new.join(s.split(old))
  * (the same string; an empty old is split's ValueError "empty separator"). */
 int32_t nrt_udf_rt_write_replace(struct nrt_error *err, nrt_col_row_writer *w,

@@ -8,17 +8,8 @@
 #include "nrt/unicode.h"
 #include "udf/runtime.h"
 
-/* A parsed string format spec: [[fill]align][0][width][.precision][s]. */
-struct str_spec {
-  char fill[4];
-  int64_t filllen;
-  char align;
-  int64_t width, prec; /* -1 when absent */
-};
-
-/* Parses spec with Python's checks and messages. */
-static int parse_str_spec(const char *spec, int64_t speclen, struct str_spec *f,
-                          struct nrt_error *err) {
+int nrt_udf_parse_str_spec(const char *spec, int64_t speclen, struct nrt_udf_str_spec *f,
+                           struct nrt_error *err) {
   int64_t i = 0;
   char fillbuf[4] = {' '};
   int64_t filllen = 1;
@@ -102,7 +93,7 @@ static int64_t prefix_bytes(const char *s, int64_t len, int64_t prec) {
 /* Pads s[0..len) (n code points) to the spec's width into out (room for the result); returns
  * the bytes written. format() centres with the odd fill on the right (str.center puts it on
  * the left). */
-static int64_t pad_into(const struct str_spec *f, const char *s, int64_t len, int64_t n,
+static int64_t pad_into(const struct nrt_udf_str_spec *f, const char *s, int64_t len, int64_t n,
                         char *out) {
   char *p = out;
   int64_t pad = f->width > n ? f->width - n : 0;
@@ -119,7 +110,7 @@ static int64_t pad_into(const struct str_spec *f, const char *s, int64_t len, in
 
 /* The bytes of format(s, spec) for a parsed spec: the kept prefix of s (precision) and the
  * padded size. NRT_EOVERFLOW when the padding cannot be represented. */
-static int str_layout(const struct str_spec *f, const char *s, int64_t len, int64_t *keep,
+static int str_layout(const struct nrt_udf_str_spec *f, const char *s, int64_t len, int64_t *keep,
                       int64_t *chars, int64_t *size, struct nrt_error *err) {
   int64_t n = nrt_str_len(s, len);
   *keep = len;
@@ -138,9 +129,9 @@ static int str_layout(const struct str_spec *f, const char *s, int64_t len, int6
 /* format(s, spec) for a str: s itself when the spec neither cuts nor pads it. */
 int32_t nrt_udf_rt_format_str(struct nrt_error *err, const nrt_str *s, const char *spec,
                               int64_t speclen, nrt_str *out) {
-  struct str_spec f;
+  struct nrt_udf_str_spec f;
   int64_t keep, chars, size;
-  int rc = parse_str_spec(spec, speclen, &f, err);
+  int rc = nrt_udf_parse_str_spec(spec, speclen, &f, err);
   if (rc == NRT_OK)
     rc = str_layout(&f, s->data, s->len, &keep, &chars, &size, err);
   if (rc)
@@ -157,21 +148,26 @@ int32_t nrt_udf_rt_format_str(struct nrt_error *err, const nrt_str *s, const cha
   return rc;
 }
 
-int32_t nrt_udf_rt_write_format_str(struct nrt_error *err, nrt_col_row_writer *w,
-                                    const char *data, int64_t len, const char *spec,
-                                    int64_t speclen) {
-  struct str_spec f;
+int32_t nrt_udf_rt_write_str_spec(struct nrt_error *err, nrt_col_row_writer *w,
+                                  const char *data, int64_t len,
+                                  const struct nrt_udf_str_spec *f) {
   int64_t keep, chars, size;
-  int rc = parse_str_spec(spec, speclen, &f, err);
-  if (rc == NRT_OK)
-    rc = str_layout(&f, data, len, &keep, &chars, &size, err);
+  int rc = str_layout(f, data, len, &keep, &chars, &size, err);
   if (rc)
     return rc;
   char *p = nrt_col_row_room(w, (size_t)size, err);
   if (!p)
     return err->code ? err->code : NRT_ENOMEM;
-  w->pos = p + pad_into(&f, data, keep, chars, p);
+  w->pos = p + pad_into(f, data, keep, chars, p);
   return NRT_OK;
+}
+
+int32_t nrt_udf_rt_write_format_str(struct nrt_error *err, nrt_col_row_writer *w,
+                                    const char *data, int64_t len, const char *spec,
+                                    int64_t speclen) {
+  struct nrt_udf_str_spec f;
+  int rc = nrt_udf_parse_str_spec(spec, speclen, &f, err);
+  return rc ? rc : nrt_udf_rt_write_str_spec(err, w, data, len, &f);
 }
 
 /* repr(s) / ascii(s) with CPython's quoting and escapes. */

@@ -25,7 +25,8 @@ static const struct nrt_udf_symbol common[] = {
     SYM(nrt_udf_rt_list_minmax), SYM(nrt_udf_rt_format_str), SYM(nrt_udf_rt_repr),
     SYM(nrt_udf_rt_write), SYM(nrt_udf_rt_write_case), SYM(nrt_udf_rt_write_int),
     SYM(nrt_udf_rt_write_float), SYM(nrt_udf_rt_write_format_str),
-    SYM(nrt_udf_rt_write_replace), SYM(nrt_mi_destroy),
+    SYM(nrt_udf_rt_write_replace), SYM(nrt_udf_rt_write_str_spec),
+    SYM(nrt_udf_rt_write_int_spec), SYM(nrt_udf_rt_write_float_spec), SYM(nrt_mi_destroy),
     /* the str layer, called directly */
     SYM(nrt_str_concat), SYM(nrt_str_repeat), SYM(nrt_str_contains), SYM(nrt_str_eq),
     SYM(nrt_str_compare), SYM(nrt_str_len), SYM(nrt_str_upper), SYM(nrt_str_lower),

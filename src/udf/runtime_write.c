@@ -38,41 +38,48 @@ int32_t nrt_udf_rt_write_case(struct nrt_error *err, nrt_col_row_writer *w, int3
   return NRT_OK;
 }
 
-int32_t nrt_udf_rt_write_int(struct nrt_error *err, nrt_col_row_writer *w, int64_t v,
-                             const char *spec, int64_t speclen) {
-  if (speclen == 0) { /* format(v, '') is str(v): at most 20 bytes */
+int32_t nrt_udf_rt_write_int_spec(struct nrt_error *err, nrt_col_row_writer *w, int64_t v,
+                                  const nrt_format_spec *f) {
+  if (f->empty) { /* format(v, '') is str(v): at most 20 bytes */
     char *p = nrt_col_row_room(w, 20, err);
     if (!p)
       return room_failed(err);
     w->pos = p + nrt_str_from_int64_into(v, p);
     return NRT_OK;
   }
-  nrt_format_spec f;
   int64_t size;
-  int rc = nrt_format_spec_parse(spec, speclen, NRT_FORMAT_INT, &f, err);
-  if (rc == NRT_OK)
-    rc = nrt_str_format_int_size(v, &f, &size, err);
+  int rc = nrt_str_format_int_size(v, f, &size, err);
   if (rc)
     return rc;
   char *p = nrt_col_row_room(w, (size_t)size, err);
   if (!p)
     return room_failed(err);
-  w->pos = p + nrt_str_format_int_into(v, &f, p);
+  w->pos = p + nrt_str_format_int_into(v, f, p);
   return NRT_OK;
+}
+
+int32_t nrt_udf_rt_write_float_spec(struct nrt_error *err, nrt_col_row_writer *w, double v,
+                                    const nrt_format_spec *f) {
+  int64_t size = nrt_str_format_float_size(v, f);
+  char *p = nrt_col_row_room(w, (size_t)size, err);
+  if (!p)
+    return room_failed(err);
+  w->pos = p + nrt_str_format_float_into(v, f, p);
+  return NRT_OK;
+}
+
+int32_t nrt_udf_rt_write_int(struct nrt_error *err, nrt_col_row_writer *w, int64_t v,
+                             const char *spec, int64_t speclen) {
+  nrt_format_spec f;
+  int rc = nrt_format_spec_parse(spec, speclen, NRT_FORMAT_INT, &f, err);
+  return rc ? rc : nrt_udf_rt_write_int_spec(err, w, v, &f);
 }
 
 int32_t nrt_udf_rt_write_float(struct nrt_error *err, nrt_col_row_writer *w, double v,
                                const char *spec, int64_t speclen) {
   nrt_format_spec f;
   int rc = nrt_format_spec_parse(spec, speclen, NRT_FORMAT_FLOAT, &f, err);
-  if (rc)
-    return rc;
-  int64_t size = nrt_str_format_float_size(v, &f);
-  char *p = nrt_col_row_room(w, (size_t)size, err);
-  if (!p)
-    return room_failed(err);
-  w->pos = p + nrt_str_format_float_into(v, &f, p);
-  return NRT_OK;
+  return rc ? rc : nrt_udf_rt_write_float_spec(err, w, v, &f);
 }
 
 int32_t nrt_udf_rt_write_replace(struct nrt_error *err, nrt_col_row_writer *w,
