@@ -154,6 +154,8 @@ run "$NRT" refprune "$T/m.ll" --stats
 expect_rc "refprune" 0
 run "$NRT" demo --rows 20000
 expect_rc "demo" 0; grep -q "balanced: yes" "$T/out" && ok || fail "demo: not balanced: $(cat "$T/out")"
+grep -q "write form, 1 thread: .* 0.00 strings made per row" "$T/out" && ok ||
+  fail "demo: the write form made strings: $(cat "$T/out")"
 
 echo "e2e_cli: $checks checks, $fails failed"
 [ $fails = 0 ]
