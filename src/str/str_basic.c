@@ -152,20 +152,10 @@ int64_t nrt_str_cp_offset(const char *s, int64_t len, int64_t idx) {
   return k == 0 ? len : -1;
 }
 
-bool nrt_str_adjust(const char *s, int64_t len, int64_t start, int64_t end,
-                    struct nrt_str_span *sp) {
-  if (start == NRT_STR_NONE)
-    start = 0;
-  if (end == NRT_STR_NONE && start >= 0) {
-    /* The common forms s.find(x) and s.find(x, k): no need to count the whole string. */
-    int64_t b0 = start == 0 ? 0 : nrt_str_cp_offset(s, len, start);
-    if (b0 < 0)
-      return false;
-    sp->b0 = b0;
-    sp->b1 = len;
-    sp->c0 = start;
-    return true;
-  }
+/* nrt_str_adjust when the code points must be counted (end given, or a negative start); out
+ * of line, so the common forms need no stack frame. */
+static __attribute__((noinline)) bool adjust_counted(const char *s, int64_t len, int64_t start,
+                                                     int64_t end, struct nrt_str_span *sp) {
   /* A short string: the code points from the lead-byte mask of its cover, counted and
    * located without a walk. */
   const bool short_s = len <= NRT_SHORT_MAX;
@@ -205,6 +195,23 @@ bool nrt_str_adjust(const char *s, int64_t len, int64_t start, int64_t end,
   }
   sp->c0 = start;
   return true;
+}
+
+bool nrt_str_adjust(const char *s, int64_t len, int64_t start, int64_t end,
+                    struct nrt_str_span *sp) {
+  if (start == NRT_STR_NONE)
+    start = 0;
+  if (end == NRT_STR_NONE && start >= 0) {
+    /* The common forms s.find(x) and s.find(x, k): no need to count the whole string. */
+    int64_t b0 = start == 0 ? 0 : nrt_str_cp_offset(s, len, start);
+    if (b0 < 0)
+      return false;
+    sp->b0 = b0;
+    sp->b1 = len;
+    sp->c0 = start;
+    return true;
+  }
+  return adjust_counted(s, len, start, end, sp);
 }
 
 int nrt_str_compare(const char *a, int64_t alen, const char *b, int64_t blen) {
