@@ -20,55 +20,7 @@
 #include "nrt/exec.h"
 #include "nrt/io.h"
 #include "nrt/str.h"
-
-/* ------------------------------------------------------------------ the seed UDF in C
- *   def udf(string):
- *       if len(string) > 2:
- *           result = string.upper()      # new allocation
- *       else:
- *           result = string + string     # new allocation
- *       return result + 'abc'
- * Written as the compiler will: every temporary is a managed string released after its last
- * use; the result's reference is handed to apply. */
-static int seed_udf(void *ctx, const nrt_value *args, nrt_value *result, struct nrt_error *err) {
-  (void)ctx;
-  static const nrt_str abc = {NULL, "abc", 3};
-  const nrt_str *s = &args[0].as.str;
-  nrt_str tmp;
-  int rc = nrt_str_len(s->data, s->len) > 2 ? nrt_str_upper(s, &tmp, err)
-                                            : nrt_str_concat(s, s, &tmp, err);
-  if (rc)
-    return rc;
-  rc = nrt_str_concat(&tmp, &abc, &result->as.str, err);
-  nrt_str_release(&tmp);
-  if (rc)
-    return rc;
-  result->kind = NRT_VALUE_STR;
-  return NRT_OK;
-}
-
-/* The same UDF as a writing row function (nrt_exec_apply_write): the result's bytes go
- * straight into the output column, so a row makes no string at all. A case mapping writes at
- * most NRT_STR_CASE_MAX_GROWTH bytes per input byte, s + s two, so one room request covers
- * either branch. */
-static int seed_write(void *ctx, const nrt_value *args, nrt_col_row_writer *out,
-                      struct nrt_error *err) {
-  (void)ctx;
-  const nrt_str *s = &args[0].as.str;
-  char *p = nrt_col_row_room(out, NRT_STR_CASE_MAX_GROWTH * (size_t)s->len + 3, err);
-  if (!p)
-    return err->code;
-  if (nrt_str_len(s->data, s->len) > 2) {
-    p += nrt_str_upper_into(s->data, s->len, p);
-  } else {
-    memcpy(p, s->data, (size_t)s->len);
-    memcpy(p + s->len, s->data, (size_t)s->len);
-    p += 2 * s->len;
-  }
-  memcpy(p, "abc", 3);
-  out->pos = p + 3;
-  return NRT_OK;
-}
+#include "common/seed_udf.h"
 
 /* ------------------------------------------------------------------ the seed corpus */
 

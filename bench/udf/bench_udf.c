@@ -21,6 +21,7 @@
 #include "nrt/io.h"
 #include "nrt/str.h"
 #include "nrt/udf.h"
+#include "common/seed_udf.h"
 
 struct udf_case {
   const char *name;
@@ -186,47 +187,6 @@ static struct timing time_apply(struct runner r, nrt_column *in, int threads, in
   return t;
 }
 
-/* The seed UDF hand-written in C against the string API (the baseline of "within 1.3x"). */
-static int seed_in_c(void *ctx, const nrt_value *args, nrt_value *result,
-                     struct nrt_error *err) {
-  (void)ctx;
-  static const nrt_str abc = {NULL, "abc", 3};
-  const nrt_str *s = &args[0].as.str;
-  nrt_str tmp;
-  int rc = nrt_str_len(s->data, s->len) > 2 ? nrt_str_upper(s, &tmp, err)
-                                            : nrt_str_concat(s, s, &tmp, err);
-  if (rc)
-    return rc;
-  rc = nrt_str_concat(&tmp, &abc, &result->as.str, err);
-  nrt_str_release(&tmp);
-  if (rc)
-    return rc;
-  result->kind = NRT_VALUE_STR;
-  return NRT_OK;
-}
-
-/* The same, writing its result in place (nrt_exec_apply_write): what the compiler emits for a
- * UDF returning str. One room request covers both branches (a case mapping writes at most
- * NRT_STR_CASE_MAX_GROWTH bytes per input byte, s + s two). */
-static int seed_in_c_write(void *ctx, const nrt_value *args, nrt_col_row_writer *out,
-                           struct nrt_error *err) {
-  (void)ctx;
-  const nrt_str *s = &args[0].as.str;
-  char *p = nrt_col_row_room(out, NRT_STR_CASE_MAX_GROWTH * (size_t)s->len + 3, err);
-  if (!p)
-    return err->code;
-  if (nrt_str_len(s->data, s->len) > 2) {
-    p += nrt_str_upper_into(s->data, s->len, p);
-  } else {
-    memcpy(p, s->data, (size_t)s->len);
-    memcpy(p + s->len, s->data, (size_t)s->len);
-    p += 2 * s->len;
-  }
-  memcpy(p, "abc", 3);
-  out->pos = p + 3;
-  return NRT_OK;
-}
-
 /* ------------------------------------------------------------------ baselines */
 
 struct base {
@@ -380,11 +340,11 @@ int main(int argc, char **argv) {
     }
     nrt_col_release(part);
   }
-  struct timing c1 = time_apply((struct runner){NULL, false, seed_in_c, NULL}, col[0], 1, runs);
+  struct timing c1 = time_apply((struct runner){NULL, false, seed_udf, NULL}, col[0], 1, runs);
   struct timing cw1 =
-      time_apply((struct runner){NULL, false, NULL, seed_in_c_write}, col[0], 1, runs);
+      time_apply((struct runner){NULL, false, NULL, seed_write}, col[0], 1, runs);
   struct timing cwn =
-      time_apply((struct runner){NULL, false, NULL, seed_in_c_write}, col[0], cores, runs);
+      time_apply((struct runner){NULL, false, NULL, seed_write}, col[0], cores, runs);
 
   printf("\ncompile time of the seed UDF: nrt %.1f ms CPU (%.1f ms wall); Numba @njit %.0f ms "
          "(%.0fx); target <= 50 ms\n",
