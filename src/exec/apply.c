@@ -172,6 +172,50 @@ static int append_null_row(const struct apply_job *job, nrt_col_builder *b,
   return rc;
 }
 
+/* call_row's status for a row whose failure stops the chunk (recorded already). */
+#define ROW_STOPPED (-2)
+
+/* Calls the row function on row i and stores its outcome in b: the result, a null for
+ * NRT_EXEC_ROW_NULL, or (errors as nulls) a null for a failure. Returns NRT_OK, the builder's
+ * status when storing failed, or ROW_STOPPED. */
+static inline int call_row(struct apply_job *job, struct apply_chunk *c, nrt_col_builder *b,
+                           nrt_col_row_writer *w, const nrt_value *args, int64_t i,
+                           struct nrt_error *e) {
+  e->code = 0;
+  e->message[0] = '\0';
+  int rc;
+  if (job->write) {
+    rc = job->write(job->ctx, args, w, e);
+    if (rc == NRT_OK)
+      return nrt_col_builder_row_end(b, w, NULL);
+    if (rc == NRT_EXEC_ROW_NULL)
+      return append_null_row(job, b, w);
+    if (nrt_col_builder_status(b) != NRT_OK)
+      return nrt_col_builder_status(b); /* room for the result failed: the builder's error */
+  } else {
+    nrt_value result = {0};
+    rc = job->fn(job->ctx, args, &result, e);
+    if (rc == NRT_OK) {
+      int kind = result.kind;
+      rc = store_result(job, b, &result);
+      if (rc != NRT_ETYPE)
+        return rc;
+      char msg[128];
+      snprintf(msg, sizeof msg, "the row function returned %s, expected %s", kind_name(kind),
+               kind_name(job->result_kind));
+      chunk_error(job, c, i, NRT_ETYPE, msg, 1);
+      return ROW_STOPPED;
+    }
+  }
+  if (job->errors_as_null && rc != NRT_ENOMEM) {
+    c->failed_rows++;
+    chunk_error(job, c, i, rc, e->message, 0);
+    return append_null_row(job, b, w);
+  }
+  chunk_error(job, c, i, rc, e->message, 1);
+  return ROW_STOPPED;
+}
+
 static void run_chunk(void *arg, int64_t k) {
   struct apply_job *job = arg;
   struct apply_chunk *c = &job->chunks[k];
@@ -243,56 +287,13 @@ static void run_chunk(void *arg, int64_t k) {
     }
     if (null_row && !job->call_on_null) {
       rc = append_null_row(job, b, &w);
-    } else if (job->write) {
-      e.code = 0;
-      e.message[0] = '\0';
+    } else {
       calls++;
-      rc = job->write(job->ctx, args, &w, &e);
-      if (rc == NRT_OK) {
-        rc = nrt_col_builder_row_end(b, &w, NULL);
-      } else if (rc == NRT_EXEC_ROW_NULL) {
-        rc = append_null_row(job, b, &w);
-      } else if (nrt_col_builder_status(b) != NRT_OK) {
-        rc = nrt_col_builder_status(b); /* room for the result failed: the builder's error */
-      } else if (job->errors_as_null && rc != NRT_ENOMEM) {
-        c->failed_rows++;
-        chunk_error(job, c, i, rc, e.message, 0);
-        rc = append_null_row(job, b, &w);
-      } else {
-        chunk_error(job, c, i, rc, e.message, 1);
+      rc = call_row(job, c, b, &w, args, i, &e);
+      if (rc == ROW_STOPPED) {
         drop_builder(job, b);
         b = NULL;
         goto done;
-      }
-    } else {
-      nrt_value result = {0};
-      e.code = 0;
-      e.message[0] = '\0';
-      calls++;
-      rc = job->fn(job->ctx, args, &result, &e);
-      if (rc != NRT_OK) {
-        if (job->errors_as_null && rc != NRT_ENOMEM) {
-          c->failed_rows++;
-          chunk_error(job, c, i, rc, e.message, 0);
-          rc = append_null_row(job, b, &w);
-        } else {
-          chunk_error(job, c, i, rc, e.message, 1);
-          drop_builder(job, b);
-          b = NULL;
-          goto done;
-        }
-      } else {
-        int kind = result.kind;
-        rc = store_result(job, b, &result);
-        if (rc == NRT_ETYPE) {
-          char msg[128];
-          snprintf(msg, sizeof msg, "the row function returned %s, expected %s",
-                   kind_name(kind), kind_name(job->result_kind));
-          chunk_error(job, c, i, NRT_ETYPE, msg, 1);
-          drop_builder(job, b);
-          b = NULL;
-          goto done;
-        }
       }
     }
     if (rc != NRT_OK)
