@@ -134,6 +134,14 @@ int nrt_mi_alloc_with(const struct nrt_allocator *allocator, size_t size, nrt_me
 
 int nrt_mi_alloc_dtor(size_t size, nrt_dtor_fn dtor, void *dtor_info, nrt_meminfo **out,
                       struct nrt_error *err) {
+  /* Small blocks with a destructor (string lists) come from the cache too. */
+  nrt_meminfo *mi = alloc_from_cache(size);
+  if (mi) {
+    mi->dtor = dtor;
+    mi->dtor_info = dtor_info;
+    *out = mi;
+    return NRT_OK;
+  }
   return alloc_inline(NULL, size, dtor, dtor_info, out, err, CALLER);
 }
 
@@ -183,6 +191,16 @@ static __attribute__((noinline)) void destroy_general(nrt_meminfo *mi) {
   mi->refct = 0;
   if (mi->dtor)
     mi->dtor(mi->data, mi->size, mi->dtor_info);
+  /* A small inline block of the C library's allocator (one that had a destructor) goes back
+   * to this thread's cache, as in nrt_mi_destroy's hot case. */
+  if (kind == BLOCK_INLINE && a == &nrt_libc_allocator_instance &&
+      !atomic_load_explicit(&nrt_debug_tracking_on, memory_order_relaxed)) {
+    size_t rounded = nrt_block_cache_class_size(total);
+    if (rounded && nrt_block_cache_push(mi, rounded)) {
+      nrt_count_block_registered(NRT_C_RAW_FREE, 1, total);
+      return;
+    }
+  }
   if (kind != BLOCK_PLACED)
     nrt_counted_free_mi(a, mi, total, 1);
   else
