@@ -11,10 +11,12 @@
  * the "previous byte is a letter" mask is the letter mask shifted by one byte), ASCII bytes
  * between non-ASCII characters one at a time without decoding, and only non-ASCII characters
  * go through the tables. Pure C, no allocation; compiles unchanged as C++. */
+#include <pthread.h>
 #include <string.h>
 
 #include "nrt/str.h"
 #include "nrt/unicode.h"
+#include "str/case_internal.h"
 #include "str/str_alloc.h"
 #include "unicode/uc_lookup.h"
 
@@ -239,16 +241,41 @@ CASE_INLINE int64_t emit_mapped(const char *s, int64_t len, int64_t at, int n, u
   return produced;
 }
 
+/* Direct tables for the characters of two and three bytes, derived from the full case
+ * machinery below (so they agree with it by construction) when first needed:
+ *  - two[mode][cp - 0x80] for U+0080..U+07FF (Latin, Greek, Cyrillic, ...), built once: the
+ *    mapped bytes (at most 3, little-endian in bits 0..23), their count in bits 24..25 (0: use
+ *    the full path: capital sigma, whose lowercase depends on its context, and the few
+ *    characters that expand past 3 bytes), FAST_CHANGED, and FAST_CASED (title's "previous is
+ *    cased");
+ *  - three[mode][lead & 15], each found the first time a text needs it: THREE_SAME when every
+ *    code point behind this 3-byte lead byte maps to itself (for title also uncased and
+ *    unchanged by lower), so CJK, kana and most symbols are copied; THREE_FULL otherwise.
+ * A table lookup replaces the decode, the two-stage record lookup and the mapping of each such
+ * character. */
+#define FAST_CHANGED (UINT32_C(1) << 26)
+#define FAST_CASED (UINT32_C(1) << 27)
+enum { FAST_LOWER = MODE_LOWER, FAST_MODES = MODE_TITLE + 1 };
+enum { THREE_UNKNOWN = 0, THREE_SAME = 1, THREE_FULL = 2 };
+struct fast_tables {
+  uint32_t two[FAST_MODES][0x800 - 0x80];
+  unsigned char three[FAST_MODES][16]; /* read and written with relaxed __atomic builtins */
+};
+static const struct fast_tables *fast_tables_get(void);
+static bool three_same(int mode, unsigned lead);
+
 /* Case conversion `mode` of s[from..len) (s[0..from) is context for Final_Sigma only; title
  * starts a word at `from`): writes it at out (when not NULL) and returns its byte length;
  * *changed (when not NULL) says whether it differs from the input. With `slack`, out has room
- * for 8 bytes past the result at every point, so ASCII runs are stored as whole words. */
+ * for 8 bytes past the result at every point, so ASCII runs are stored as whole words. `fast`:
+ * use the direct tables (off only while building them, and in the reference form). */
 CASE_INLINE int64_t convert(const char *s, int64_t len, int64_t from, enum case_mode mode,
-                            char *out, bool *changed, bool slack) {
+                            char *out, bool *changed, bool slack, bool fast) {
   const unsigned char *u = (const unsigned char *)s;
   int64_t i = from, o = 0;
   uint64_t any = 0;
   bool prev = false; /* title: the previous character is cased */
+  const struct fast_tables *ft = NULL; /* looked up at the first non-ASCII character */
   /* Word loops over long ASCII runs; with slack (short inputs) the one-word step below
    * handles runs of any length, and the loops' setup would cost more than they save. */
   const bool by_words = (mode != MODE_TITLE || LITTLE_WORDS) && !(slack && LITTLE_WORDS);
@@ -324,6 +351,42 @@ CASE_INLINE int64_t convert(const char *s, int64_t len, int64_t from, enum case_
 #endif
     if (i >= len)
       break;
+    if (fast) {
+      if (!ft)
+        ft = fast_tables_get();
+      unsigned char b0 = u[i];
+      if (b0 < 0xE0) { /* two bytes: the direct table */
+        int t = mode == MODE_TITLE && prev ? FAST_LOWER : (int)mode;
+        uint32_t e = ft->two[t][(((unsigned)b0 & 0x1F) << 6 | (u[i + 1] & 0x3Fu)) - 0x80];
+        int64_t m = (e >> 24) & 3;
+        if (m) {
+          if (out) {
+            if (slack) {
+              memcpy(out + o, &e, 4); /* little-endian: the bytes first (slack: room) */
+            } else {
+              out[o] = (char)e;
+              if (m > 1)
+                out[o + 1] = (char)(e >> 8);
+              if (m > 2)
+                out[o + 2] = (char)(e >> 16);
+            }
+          }
+          any |= e & FAST_CHANGED;
+          prev = (e & FAST_CASED) != 0;
+          i += 2;
+          o += m;
+          continue;
+        }
+      } else if (b0 < 0xF0 && three_same(mode, b0 & 0x0Fu)) {
+        /* three bytes whose every code point maps to itself (and is uncased) */
+        if (out)
+          copy_seq(out + o, u + i, 3);
+        prev = false;
+        i += 3;
+        o += 3;
+        continue;
+      }
+    }
     int n;
     uint32_t cp = decode(u + i, &n);
     const struct nrt_uc_record *r = nrt_uc_record_of(cp);
@@ -365,7 +428,7 @@ CASE_INLINE int64_t convert(const char *s, int64_t len, int64_t from, enum case_
 
 /* capitalize: the first character titlecased, the rest lowered (CPython 3.8+). */
 CASE_INLINE int64_t capitalize(const char *s, int64_t len, char *out, bool *changed,
-                               bool slack) {
+                               bool slack, bool fast) {
   if (len == 0) {
     if (changed)
       *changed = false;
@@ -386,10 +449,67 @@ CASE_INLINE int64_t capitalize(const char *s, int64_t len, char *out, bool *chan
     o = emit_mapped(s, len, 0, n, cp, nrt_uc_record_of(cp), NRT_UC_CASE_TITLE, out, 0, &any);
   }
   bool rest_changed;
-  o += convert(s, len, n, MODE_LOWER, out ? out + o : NULL, &rest_changed, slack);
+  o += convert(s, len, n, MODE_LOWER, out ? out + o : NULL, &rest_changed, slack, fast);
   if (changed)
     *changed = any || rest_changed;
   return o;
+}
+
+static struct fast_tables fast_tables;
+static int fast_ready; /* set (release) once the tables are built: __atomic builtins, C and C++ */
+static pthread_once_t fast_once = PTHREAD_ONCE_INIT;
+
+static void build_fast_tables(void) {
+  for (int m = 0; m < FAST_MODES; m++) {
+    enum case_mode mode = (enum case_mode)m;
+    for (uint32_t cp = 0x80; cp < 0x800; cp++) {
+      char in[4], out[16];
+      bool changed;
+      int64_t k = convert(in, encode(cp, in), 0, mode, out, &changed, false, false);
+      uint32_t e = 0;
+      if (cp != 0x3A3 && k >= 1 && k <= 3) {
+        for (int64_t j = 0; j < k; j++)
+          e |= (uint32_t)(unsigned char)out[j] << (8 * j);
+        e |= (uint32_t)k << 24;
+        e |= changed ? FAST_CHANGED : 0;
+        e |= (nrt_uc_flags_of(cp) & NRT_UC_F_CASED) ? FAST_CASED : 0;
+      }
+      fast_tables.two[m][cp - 0x80] = e;
+    }
+  }
+  __atomic_store_n(&fast_ready, 1, __ATOMIC_RELEASE);
+}
+
+/* three[mode][lead], found on first use. Threads that race compute the same answer. */
+static bool three_same(int mode, unsigned lead) {
+  unsigned char *slot = &fast_tables.three[mode][lead];
+  unsigned char state = __atomic_load_n(slot, __ATOMIC_RELAXED);
+  if (state == THREE_UNKNOWN) {
+    bool same = mode != MODE_TITLE || three_same(FAST_LOWER, lead);
+    for (uint32_t cp = lead << 12; same && cp < (lead + 1) << 12; cp++) {
+      if (cp < 0x800 || (cp >= 0xD800 && cp < 0xE000))
+        continue; /* not encoded with three bytes */
+      char in[4], out[16];
+      bool changed;
+      convert(in, encode(cp, in), 0, (enum case_mode)mode, out, &changed, false, false);
+      same = !changed && (mode != MODE_TITLE || !(nrt_uc_flags_of(cp) & NRT_UC_F_CASED));
+    }
+    state = same ? THREE_SAME : THREE_FULL;
+    __atomic_store_n(slot, state, __ATOMIC_RELAXED);
+  }
+  return state == THREE_SAME;
+}
+
+static const struct fast_tables *fast_tables_get(void) {
+  if (!__atomic_load_n(&fast_ready, __ATOMIC_ACQUIRE))
+    pthread_once(&fast_once, build_fast_tables);
+  return &fast_tables;
+}
+
+int64_t nrt_str_case_reference(int op, const char *s, int64_t len, char *out) {
+  if (op == NRT_CASE_REF_CAPITALIZE)
+    return capitalize(s, len, out, NULL, false, false);
+  return convert(s, len, 0, (enum case_mode)op, out, NULL, false, false);
 }
 
 #define CASE_KERNELS(name, call_size, call_into)                                               \
@@ -400,18 +520,18 @@ CASE_INLINE int64_t capitalize(const char *s, int64_t len, char *out, bool *chan
     return call_into;                                                                          \
   }
 
-CASE_KERNELS(upper, convert(s, len, 0, MODE_UPPER, NULL, NULL, false),
-             convert(s, len, 0, MODE_UPPER, out, NULL, false))
-CASE_KERNELS(lower, convert(s, len, 0, MODE_LOWER, NULL, NULL, false),
-             convert(s, len, 0, MODE_LOWER, out, NULL, false))
-CASE_KERNELS(casefold, convert(s, len, 0, MODE_FOLD, NULL, NULL, false),
-             convert(s, len, 0, MODE_FOLD, out, NULL, false))
-CASE_KERNELS(title, convert(s, len, 0, MODE_TITLE, NULL, NULL, false),
-             convert(s, len, 0, MODE_TITLE, out, NULL, false))
-CASE_KERNELS(swapcase, convert(s, len, 0, MODE_SWAP, NULL, NULL, false),
-             convert(s, len, 0, MODE_SWAP, out, NULL, false))
-CASE_KERNELS(capitalize, capitalize(s, len, NULL, NULL, false),
-             capitalize(s, len, out, NULL, false))
+CASE_KERNELS(upper, convert(s, len, 0, MODE_UPPER, NULL, NULL, false, true),
+             convert(s, len, 0, MODE_UPPER, out, NULL, false, true))
+CASE_KERNELS(lower, convert(s, len, 0, MODE_LOWER, NULL, NULL, false, true),
+             convert(s, len, 0, MODE_LOWER, out, NULL, false, true))
+CASE_KERNELS(casefold, convert(s, len, 0, MODE_FOLD, NULL, NULL, false, true),
+             convert(s, len, 0, MODE_FOLD, out, NULL, false, true))
+CASE_KERNELS(title, convert(s, len, 0, MODE_TITLE, NULL, NULL, false, true),
+             convert(s, len, 0, MODE_TITLE, out, NULL, false, true))
+CASE_KERNELS(swapcase, convert(s, len, 0, MODE_SWAP, NULL, NULL, false, true),
+             convert(s, len, 0, MODE_SWAP, out, NULL, false, true))
+CASE_KERNELS(capitalize, capitalize(s, len, NULL, NULL, false, true),
+             capitalize(s, len, out, NULL, false, true))
 
 /* The operations of the managed forms: the case modes plus capitalize. */
 #define MODE_CAPITALIZE ((enum case_mode)(MODE_TITLE + 1))
@@ -420,8 +540,8 @@ CASE_KERNELS(capitalize, capitalize(s, len, NULL, NULL, false),
 CASE_INLINE int64_t run_op(enum case_mode op, const char *s, int64_t len, char *out,
                            bool *changed, bool slack) {
   if (op == MODE_CAPITALIZE)
-    return capitalize(s, len, out, changed, slack);
-  return convert(s, len, 0, op, out, changed, slack);
+    return capitalize(s, len, out, changed, slack, true);
+  return convert(s, len, 0, op, out, changed, slack, true);
 }
 
 /* Inputs up to this many bytes are converted once into a stack buffer (a mapping at most
