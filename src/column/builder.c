@@ -243,7 +243,7 @@ static int append_view_row(nrt_col_builder *b, const char *s, int64_t len) {
   if (len > INT32_MAX)
     return colb_fail(b, NRT_ERANGE, "row %lld: a string of %lld bytes does not fit a utf8_view",
                 (long long)b->length, (long long)len);
-  if (colb_grow(b, &b->values, sizeof(nrt_col_view), 0, 0))
+  if (colb_grow(b, &b->values, sizeof(nrt_col_view), (size_t)b->expected * sizeof(nrt_col_view), 0))
     return b->status;
   nrt_col_view v;
   memset(&v, 0, sizeof v);

@@ -40,7 +40,7 @@ static int prepare(nrt_col_builder *b) {
     return NRT_OK;
   case NRT_COL_UTF8_VIEW:
     if (b->values.cap - b->values.used < sizeof(nrt_col_view) &&
-        colb_grow(b, &b->values, sizeof(nrt_col_view), 0, 0))
+        colb_grow(b, &b->values, sizeof(nrt_col_view), (size_t)b->expected * sizeof(nrt_col_view), 0))
       return b->status;
     if (!b->reg_cur && colb_open_region(b, 0))
       return b->status;
