@@ -1,4 +1,5 @@
 /* Runtime of the write form of string results (see runtime.h and codegen_write.c). */
+#include <stdbool.h>
 #include <string.h>
 
 #include "nrt/str_convert.h"
@@ -45,6 +46,18 @@ int32_t nrt_udf_rt_write_int_spec(struct nrt_error *err, nrt_col_row_writer *w, 
     if (!p)
       return room_failed(err);
     w->pos = p + nrt_str_from_int64_into(v, p);
+    return NRT_OK;
+  }
+  /* One pass when the width is modest: an int64 takes at most 64 binary digits, a sign, a
+   * prefix and 16 separators (< 96 bytes), plus the padding, at most 4 bytes a fill
+   * character. Other types ('c' may fail; e, f, g, % format a float) are measured first. */
+  bool digits = f->type == 0 || strchr("dbnoxX", f->type) != NULL;
+  if (digits && f->width >= -1 && f->width <= 4096) {
+    size_t bound = 96 + 4 * (size_t)(f->width > 0 ? f->width : 0);
+    char *p = nrt_col_row_room(w, bound, err);
+    if (!p)
+      return room_failed(err);
+    w->pos = p + nrt_str_format_int_into(v, f, p);
     return NRT_OK;
   }
   int64_t size;

@@ -132,6 +132,12 @@ case("lambda s: s[1:-1] + '|' + s[:3] + '|' + s[-2:] + '|' + s[2:1] + '|' + s[-1
 case("lambda s: s.upper() + '-' * 3 + s.title() + s.casefold()",
      rows=s_rows(["", "ß" * 700, "ΐ" * 1500 + "x", "a" * 5000, "ﬃ" * 900 + "é"]),
      name="case mappings larger than the writer's room")
+case("lambda s: f'{len(s) * 12345:x}|{-len(s) * 777:#b}|{len(s) * 10 ** 9:,}|"
+     "{len(s) * 65537:_x}|{len(s):+08d}|{-len(s):^10}|{len(s) * 99999:*>12,}|{len(s) + 65:c}|"
+     "{len(s):e}|{len(s):.2%}|{-len(s) * 8:o}|{len(s):#X}|{len(s) * -1:n}|{len(s):=+6}'",
+     name="f-string int fields written in place")
+case("lambda s: f'{len(s) * 100000 + 0x10FFFF:c}'", rows=s_rows(["", "ab"]),
+     name="f-string int field out of range for c")
 case("lambda s: 'lit'")
 case("lambda s: s + s + s")
 case("lambda s: s * 3")
