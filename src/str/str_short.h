@@ -17,42 +17,6 @@
 #define NRT_SHORT_INLINE static inline __attribute__((always_inline))
 #else
 #define NRT_SHORT_INLINE static inline
-/* 0x80 in each byte of w equal to c, 0 elsewhere (exact for every byte). */
-NRT_SHORT_INLINE uint64_t nrt_short_eq(uint64_t w, unsigned char c) {
-  uint64_t v = w ^ (NRT_SHORT_ONES * c);
-  return ~(((v & ~NRT_SHORT_HIGH) + ~NRT_SHORT_HIGH) | v) & NRT_SHORT_HIGH;
-}
-
-/* 0x80 in each byte of w within [lo, hi] (hi < 0x80), 0 elsewhere (exact for every byte: the
- * additions work on the low 7 bits and cannot carry between bytes). */
-NRT_SHORT_INLINE uint64_t nrt_short_range(uint64_t w, unsigned lo, unsigned hi) {
-  uint64_t x = w & ~NRT_SHORT_HIGH;
-  return (x + NRT_SHORT_ONES * (0x80 - lo)) & ~(x + NRT_SHORT_ONES * (0x7F - hi)) & ~w &
-         NRT_SHORT_HIGH;
-}
-
-/* The 0x80 bits of m (one per byte) gathered into bits 0..7 (byte i to bit i). */
-NRT_SHORT_INLINE uint64_t nrt_short_bits(uint64_t m) {
-  return ((m >> 7) * 0x0102040810204080ULL) >> 56;
-}
-
-/* Number of set bits (no popcount instruction in baseline x86-64). */
-NRT_SHORT_INLINE int nrt_short_popcount(uint64_t x) {
-  x = x - ((x >> 1) & 0x5555555555555555ULL);
-  x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-  x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-  return (int)((x * NRT_SHORT_ONES) >> 56);
-}
-
-/* Bit i set for each byte s[i] of a cover (n <= NRT_SHORT_MAX) where the per-word predicate
- * results m0..m3 (whole words) and mt (tail) have 0x80; the predicate must not match the
- * zero padding. */
-NRT_SHORT_INLINE uint64_t nrt_short_byte_mask(int64_t n, uint64_t m0, uint64_t m1, uint64_t m2,
-                                              uint64_t m3, uint64_t mt) {
-  return nrt_short_bits(m0) | (nrt_short_bits(m1) << 8) | (nrt_short_bits(m2) << 16) |
-         (nrt_short_bits(m3) << 24) | (nrt_short_bits(mt) << (8 * (n >> 3)));
-}
-
 #endif
 
 /* Strings up to this many bytes are read by nrt_short_cover without any branch. */
