@@ -92,6 +92,16 @@ char *nrt_col_row_grow(nrt_col_row_writer *w, size_t n, struct nrt_error *err) {
   return w->pos;
 }
 
+/* The view of a long row (> 12 bytes) whose bytes start at `row` in the open region. */
+static nrt_col_view ref_view(const nrt_col_builder *b, const char *row, int64_t len) {
+  nrt_col_view v;
+  v.length = (int32_t)len;
+  memcpy(v.u.ref.prefix, row, 4);
+  v.u.ref.buffer_index = b->reg_index;
+  v.u.ref.offset = (int32_t)(row - b->cur_base);
+  return v;
+}
+
 /* Every case: errors, a validity bitmap, buffers to grow. */
 static int row_end_general(nrt_col_builder *b, nrt_col_row_writer *w, struct nrt_error *err) {
   if (b->status || !w->row)
@@ -133,9 +143,7 @@ static int row_end_general(nrt_col_builder *b, nrt_col_row_writer *w, struct nrt
     if (len <= NRT_COL_VIEW_INLINE) {
       memcpy(v.u.inlined, w->row, (size_t)len);
     } else {
-      memcpy(v.u.ref.prefix, w->row, 4);
-      v.u.ref.buffer_index = b->reg_index;
-      v.u.ref.offset = (int32_t)(w->row - b->cur_base);
+      v = ref_view(b, w->row, len);
       b->reg_cur = w->pos;
     }
     memcpy(b->values.data + b->values.used, &v, sizeof v);
@@ -199,11 +207,7 @@ int nrt_col_builder_row_end(nrt_col_builder *b, nrt_col_row_writer *w, struct nr
       word[1] = (a >> 32) | (z << 32);
       w->pos = w->row; /* the region's bytes are reused by the next row */
     } else {
-      nrt_col_view v;
-      v.length = (int32_t)len;
-      memcpy(v.u.ref.prefix, w->row, 4);
-      v.u.ref.buffer_index = b->reg_index;
-      v.u.ref.offset = (int32_t)(w->row - b->cur_base);
+      nrt_col_view v = ref_view(b, w->row, len);
       memcpy(word, &v, sizeof v);
       b->reg_cur = w->pos;
       w->row = w->pos;
