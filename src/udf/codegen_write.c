@@ -6,8 +6,8 @@
  * title, swapcase) runs its kernel into the row, an f-string writes its pieces (numbers and
  * padded strings formatted in place), replace() and sep.join(s.split(old)) write the
  * replaced text, and str(s) of a str writes s. Any other expression is evaluated as usual
- * and its bytes copied. So `s.upper() + 'abc'` makes no
- * string at all, where the value form makes two. Python's evaluation order is kept (left
+ * and its bytes copied. So `s.upper() + 'abc'` makes no string at all, where the value form
+ * makes two. Each write checks the room inline and calls the runtime only to grow it. Python's evaluation order is kept (left
  * operand before right); an error midway leaves a partly written row, which apply drops.
  * A None result (a None branch, a nullable value that is None) ends the row as null:
  * status NRT_EXEC_ROW_NULL, after releasing the live temporaries. */
@@ -25,78 +25,63 @@ static void leave_null(cg *c) {
   cg_at(c, cg_block(c, "after.none"));
 }
 
-static void write_bytes(cg *c, LLVMValueRef data, LLVMValueRef len) {
-  LLVMValueRef args[4] = {c->err, c->writer, data, len};
-  cg_check(c, cg_call(c, "nrt_udf_rt_write", "i:pppl", args, 4));
-}
-
-/* The inline fast path of a write: when the writer's room, divided by 2^shift, is at least
- * `size` (almost always), the bytes are stored at w->pos by code emitted between room_begin
- * and room_fast_end; else the slow path emitted between room_fast_end and room_end (a runtime
- * call that grows the room) runs. (A shift instead of multiplying size: no overflow.) */
-struct room {
-  LLVMValueRef posp, pos;
-  LLVMBasicBlockRef slow, done;
-};
-
-static void room_begin(cg *c, LLVMValueRef size, unsigned shift, struct room *r) {
+/* Room for size << shift bytes at the writer's position: checked inline (the room is there
+ * almost always), grown by the runtime otherwise. Returns the position (reloaded after a
+ * growth, which may move the row) and its slot in *posp. (A shift instead of multiplying
+ * size: no overflow in the check.) */
+static LLVMValueRef reserve(cg *c, LLVMValueRef size, unsigned shift, LLVMValueRef *posp) {
   LLVMTypeRef pp = LLVMPointerType(c->ptr, 0);
-  r->posp = LLVMBuildBitCast(c->b, c->writer, pp, "w.posp"); /* pos at 0, end at 8 */
+  *posp = LLVMBuildBitCast(c->b, c->writer, pp, "w.posp"); /* pos at 0, end at 8 */
   LLVMValueRef eight = cg_i64(c, 8);
   LLVMValueRef endp = LLVMBuildBitCast(
       c->b, LLVMBuildGEP2(c->b, c->i8, c->writer, &eight, 1, ""), pp, "w.endp");
-  r->pos = LLVMBuildLoad2(c->b, c->ptr, r->posp, "w.pos");
+  LLVMValueRef pos = LLVMBuildLoad2(c->b, c->ptr, *posp, "w.pos");
   LLVMValueRef end = LLVMBuildLoad2(c->b, c->ptr, endp, "w.end");
   LLVMValueRef room = LLVMBuildSub(c->b, LLVMBuildPtrToInt(c->b, end, c->i64, ""),
-                                   LLVMBuildPtrToInt(c->b, r->pos, c->i64, ""), "w.room");
-  LLVMBasicBlockRef fast = cg_block(c, "w.fast");
-  r->slow = cg_block(c, "w.slow");
-  r->done = cg_block(c, "w.done");
+                                   LLVMBuildPtrToInt(c->b, pos, c->i64, ""), "w.room");
   if (shift)
     room = LLVMBuildLShr(c->b, room, cg_i64(c, shift), "");
-  LLVMBuildCondBr(c->b, LLVMBuildICmp(c->b, LLVMIntUGE, room, size, ""), fast, r->slow);
-  cg_at(c, fast);
+  LLVMBasicBlockRef grow = cg_block(c, "w.grow"), ready = cg_block(c, "w.ready");
+  LLVMBuildCondBr(c->b, LLVMBuildICmp(c->b, LLVMIntUGE, room, size, ""), ready, grow);
+  cg_at(c, grow);
+  LLVMValueRef args[4] = {c->err, c->writer, size, cg_i32(c, (int)shift)};
+  cg_check(c, cg_call(c, "nrt_udf_rt_write_room", "i:ppli", args, 4));
+  cg_goto(c, ready);
+  cg_at(c, ready);
+  return LLVMBuildLoad2(c->b, c->ptr, *posp, "w.pos");
 }
 
-static void room_fast_end(cg *c, struct room *r, LLVMValueRef written) {
-  LLVMBuildStore(c->b, LLVMBuildGEP2(c->b, c->i8, r->pos, &written, 1, ""), r->posp);
-  LLVMBuildBr(c->b, r->done);
-  cg_at(c, r->slow);
+/* The row's position moves past n bytes written at pos. */
+static void advance(cg *c, LLVMValueRef posp, LLVMValueRef pos, LLVMValueRef n) {
+  LLVMBuildStore(c->b, LLVMBuildGEP2(c->b, c->i8, pos, &n, 1, ""), posp);
 }
 
-static void room_end(cg *c, struct room *r) {
-  cg_goto(c, r->done);
-  cg_at(c, r->done);
-}
-
-/* A literal: a copy of constant size, which LLVM turns into a few moves. */
-static void write_literal(cg *c, const udf_strlit *lit) {
-  if (lit->len == 0)
-    return;
-  LLVMValueRef data = cg_cstr(c, lit->data, (size_t)lit->len);
-  LLVMValueRef len = cg_i64(c, lit->len);
-  struct room r;
-  room_begin(c, len, 0, &r);
-  LLVMValueRef margs[4] = {r.pos, data, len, LLVMConstInt(c->i1, 0, 0)};
+/* Copies len bytes from data into the row (a literal's constant size becomes a few moves). */
+static void write_bytes(cg *c, LLVMValueRef data, LLVMValueRef len) {
+  LLVMValueRef posp, pos = reserve(c, len, 0, &posp);
+  LLVMValueRef margs[4] = {pos, data, len, LLVMConstInt(c->i1, 0, 0)};
   LLVMTypeRef mt[4] = {c->ptr, c->ptr, c->i64, c->i1};
   cg_intrinsic(c, "llvm.memcpy.p0i8.p0i8.i64", c->voidt, mt, 4, margs, 4);
-  room_fast_end(c, &r, len);
-  write_bytes(c, data, len);
-  room_end(c, &r);
+  advance(c, posp, pos, len);
 }
 
-/* A case mapping method of the str receiver, or -1. */
-static int case_op(const udf_expr *e) {
+static void write_literal(cg *c, const udf_strlit *lit) {
+  if (lit->len > 0)
+    write_bytes(c, cg_cstr(c, lit->data, (size_t)lit->len), cg_i64(c, lit->len));
+}
+
+/* The _into kernel of a case mapping method of the str receiver, or NULL. */
+static const char *case_kernel(const udf_expr *e) {
   if (e->kind != UDF_E_CALL || e->u.call.ckind != UDF_CALL_METHOD)
-    return -1;
+    return NULL;
   switch (e->u.call.method) {
-  case UDF_M_UPPER: return NRT_UDF_CASE_UPPER;
-  case UDF_M_LOWER: return NRT_UDF_CASE_LOWER;
-  case UDF_M_CASEFOLD: return NRT_UDF_CASE_CASEFOLD;
-  case UDF_M_CAPITALIZE: return NRT_UDF_CASE_CAPITALIZE;
-  case UDF_M_TITLE: return NRT_UDF_CASE_TITLE;
-  case UDF_M_SWAPCASE: return NRT_UDF_CASE_SWAPCASE;
-  default: return -1;
+  case UDF_M_UPPER: return "nrt_str_upper_into";
+  case UDF_M_LOWER: return "nrt_str_lower_into";
+  case UDF_M_CASEFOLD: return "nrt_str_casefold_into";
+  case UDF_M_CAPITALIZE: return "nrt_str_capitalize_into";
+  case UDF_M_TITLE: return "nrt_str_title_into";
+  case UDF_M_SWAPCASE: return "nrt_str_swapcase_into";
+  default: return NULL;
   }
 }
 
@@ -233,23 +218,16 @@ void cg_write(cg *c, const udf_expr *e) {
     cg_write(c, value);
     return;
   }
-  int op = case_op(e);
-  if (op >= 0) {
-    /* The kernel straight into the room (a case mapping at most triples the bytes: room for
-     * 4x is asked, as a shift). */
-    static const char *const kernels[] = {"nrt_str_upper_into", "nrt_str_lower_into",
-                                          "nrt_str_casefold_into", "nrt_str_capitalize_into",
-                                          "nrt_str_title_into", "nrt_str_swapcase_into"};
+  const char *kernel = case_kernel(e);
+  if (kernel) {
+    /* The kernel straight into the room: a case mapping at most triples the bytes, and room
+     * for 4x is asked (as a shift). */
+    _Static_assert(NRT_STR_CASE_MAX_GROWTH <= 4, "room is checked for 4 bytes per byte");
     cg_val s = cg_expr(c, e->u.call.receiver);
     LLVMValueRef data = cg_str_data(c, s.v), len = cg_str_len(c, s.v);
-    struct room r;
-    _Static_assert(NRT_STR_CASE_MAX_GROWTH <= 4, "room is checked for 4 bytes per byte");
-    room_begin(c, len, 2, &r);
-    LLVMValueRef kargs[3] = {data, len, r.pos};
-    room_fast_end(c, &r, cg_call(c, kernels[op], "l:plp", kargs, 3));
-    LLVMValueRef args[5] = {c->err, c->writer, cg_i32(c, op), data, len};
-    cg_check(c, cg_call(c, "nrt_udf_rt_write_case", "i:ppipl", args, 5));
-    room_end(c, &r);
+    LLVMValueRef posp, pos = reserve(c, len, 2, &posp);
+    LLVMValueRef kargs[3] = {data, len, pos};
+    advance(c, posp, pos, cg_call(c, kernel, "l:plp", kargs, 3));
     cg_release(c, s);
     return;
   }

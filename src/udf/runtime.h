@@ -89,17 +89,12 @@ int32_t nrt_udf_rt_format_str(struct nrt_error *err, const nrt_str *s, const cha
                               int64_t speclen, nrt_str *out);
 int32_t nrt_udf_rt_repr(struct nrt_error *err, const nrt_str *s, int32_t ascii, nrt_str *out);
 
-/* The write form of a string result (runtime_write.c, codegen_write.c): bytes appended to the
- * row being written (an nrt_col_row_writer), and a case mapping of (data, len) written into it.
+/* The write form of a string result (runtime_write.c, codegen_write.c): room for
+ * size << shift more bytes of the row being written (an nrt_col_row_writer), grown when the
+ * compiled code's inline check found too little. The functions below write into that row too.
  * They return NRT_OK or the output's error (NRT_ENOMEM, NRT_ERANGE) with its message in err. */
-enum nrt_udf_case_op {
-  NRT_UDF_CASE_UPPER, NRT_UDF_CASE_LOWER, NRT_UDF_CASE_CASEFOLD, NRT_UDF_CASE_CAPITALIZE,
-  NRT_UDF_CASE_TITLE, NRT_UDF_CASE_SWAPCASE
-};
-int32_t nrt_udf_rt_write(struct nrt_error *err, nrt_col_row_writer *w, const char *data,
-                         int64_t len);
-int32_t nrt_udf_rt_write_case(struct nrt_error *err, nrt_col_row_writer *w, int32_t op,
-                              const char *data, int64_t len);
+int32_t nrt_udf_rt_write_room(struct nrt_error *err, nrt_col_row_writer *w, int64_t size,
+                              int32_t shift);
 /* f-string fields: format(v, spec) of an int / float / str written into the row (the spec
  * parsed per call, with Python's errors). */
 int32_t nrt_udf_rt_write_int(struct nrt_error *err, nrt_col_row_writer *w, int64_t v,

@@ -23,7 +23,7 @@ static const struct nrt_udf_symbol common[] = {
     SYM(nrt_udf_rt_rsplit), SYM(nrt_udf_rt_splitlines), SYM(nrt_udf_rt_partition),
     SYM(nrt_udf_rt_join), SYM(nrt_udf_rt_join_chars), SYM(nrt_udf_rt_str_minmax),
     SYM(nrt_udf_rt_list_minmax), SYM(nrt_udf_rt_format_str), SYM(nrt_udf_rt_repr),
-    SYM(nrt_udf_rt_write), SYM(nrt_udf_rt_write_case), SYM(nrt_udf_rt_write_int),
+    SYM(nrt_udf_rt_write_room), SYM(nrt_udf_rt_write_int),
     SYM(nrt_udf_rt_write_float), SYM(nrt_udf_rt_write_format_str),
     SYM(nrt_udf_rt_write_replace), SYM(nrt_udf_rt_write_str_spec),
     SYM(nrt_udf_rt_write_int_spec), SYM(nrt_udf_rt_write_float_spec), SYM(nrt_mi_destroy),
