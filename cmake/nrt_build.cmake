@@ -124,3 +124,21 @@ function(nrt_add_test name)
     nrt_add_memcheck(${name} ${T_ARGS})
   endif()
 endfunction()
+
+# nrt_add_fuzz_test(NAME SOURCES files... SECONDS s [LIBS libs...] [INCLUDES dirs...]
+#                   [ARGS args...] [LABELS labels...]): a libFuzzer harness (NRT_FUZZ builds),
+# run as a test for SECONDS with the seed NRT_FUZZ_SEED; ARGS are further flags and corpus dirs.
+function(nrt_add_fuzz_test name)
+  cmake_parse_arguments(F "" "SECONDS" "SOURCES;LIBS;INCLUDES;ARGS;LABELS" ${ARGN})
+  list(APPEND F_LABELS fuzz)
+  add_executable(${name} ${F_SOURCES})
+  target_compile_options(${name} PRIVATE -fsanitize=fuzzer)
+  target_link_options(${name} PRIVATE -fsanitize=fuzzer)
+  target_link_libraries(${name} PRIVATE ${F_LIBS} nrt_static)
+  if(F_INCLUDES)
+    target_include_directories(${name} PRIVATE ${F_INCLUDES})
+  endif()
+  add_test(NAME ${name} COMMAND ${name} -seed=${NRT_FUZZ_SEED} -max_total_time=${F_SECONDS}
+                                -rss_limit_mb=2048 ${F_ARGS})
+  set_tests_properties(${name} PROPERTIES LABELS "${F_LABELS}" TIMEOUT 150)
+endfunction()

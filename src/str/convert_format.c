@@ -308,7 +308,11 @@ static void emit_number(struct nrt_cw *w, const nrt_format_spec *f, const struct
   for (int64_t i = 0; i < num->n_prefix; i++)
     nrt_cw_char(w, num->upper ? upper_ascii(num->prefix[i]) : num->prefix[i]);
   nrt_cw_fill(w, f->fill, spad);
-  if (num->n_digits > 0) {
+  if (num->n_digits > 0 && group == 0) { /* leading zeros in bulk: a width can be huge */
+    nrt_cw_fill(w, '0', positions - num->n_digits);
+    for (int64_t i = 0; i < num->n_digits; i++)
+      nrt_cw_char(w, num->upper ? upper_ascii(num->digits[i]) : num->digits[i]);
+  } else if (num->n_digits > 0) {
     int64_t zeros = positions - num->n_digits;
     for (int64_t pos = 0; pos < positions; pos++) {
       if (pos > 0 && group > 0 && (positions - pos) % group == 0)

@@ -22,12 +22,7 @@ endif()
 nrt_add_test(test_str_case_units SOURCES test_case_units.c LABELS str valgrind)
 
 if(NRT_FUZZ)
-  add_executable(fuzz_str_case fuzz_case.c)
-  target_compile_options(fuzz_str_case PRIVATE -fsanitize=fuzzer)
-  target_link_options(fuzz_str_case PRIVATE -fsanitize=fuzzer)
-  target_link_libraries(fuzz_str_case PRIVATE nrt_static)
-  add_test(NAME fuzz_str_case COMMAND fuzz_str_case -max_total_time=25 -rss_limit_mb=2048)
-  set_tests_properties(fuzz_str_case PROPERTIES LABELS fuzz TIMEOUT 120)
+  nrt_add_fuzz_test(fuzz_str_case SOURCES fuzz_case.c SECONDS 25)
 endif()
 
 # The kernels compile unchanged as C++ (built with the tests; a failure breaks the build).

@@ -8,12 +8,8 @@ nrt_add_test(test_str_convert_oracle SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_conv
   ARGS ${CMAKE_CURRENT_LIST_DIR}/oracle_convert.py LABELS str oracle TIMEOUT 300)
 # libFuzzer harness (clang, NRT_FUZZ builds): int(), float(), repr, format specs, padding.
 if(NRT_FUZZ)
-  add_executable(fuzz_str_convert ${CMAKE_CURRENT_LIST_DIR}/test_convert_fuzz.c)
-  target_compile_options(fuzz_str_convert PRIVATE -fsanitize=fuzzer)
-  target_link_options(fuzz_str_convert PRIVATE -fsanitize=fuzzer)
-  target_link_libraries(fuzz_str_convert PRIVATE nrt_static)
-  add_test(NAME fuzz_str_convert COMMAND fuzz_str_convert -max_total_time=15 -rss_limit_mb=2048)
-  set_tests_properties(fuzz_str_convert PROPERTIES LABELS fuzz TIMEOUT 120)
+  nrt_add_fuzz_test(fuzz_str_convert SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_convert_fuzz.c
+    SECONDS 15)
 endif()
 
 # The kernels compile unchanged as C++ (a later CUDA device build): built with the tests, a

@@ -356,6 +356,19 @@ static void test_format(void) {
     CHECK(memcmp(big + 3000, "1000000000000000055511151231257827", 34) == 0);
     CHECK(big[4999] == '0');
   }
+  /* A huge zero-padded width is measured without a step per zero (the fuzzer's 5e9 took
+   * minutes), and written as the digits after the zeros. */
+  {
+    nrt_format_spec f;
+    int64_t size = 0;
+    CHECK_EQ_INT(nrt_format_spec_parse("05000000000X", 12, NRT_FORMAT_INT, &f, NULL), NRT_OK);
+    CHECK_EQ_INT(nrt_str_format_int_size(-255, &f, &size, NULL), NRT_OK);
+    CHECK_EQ_INT(size, 5000000000);
+    CHECK_EQ_INT(nrt_format_spec_parse("+08x", 4, NRT_FORMAT_INT, &f, NULL), NRT_OK);
+    char small[8];
+    CHECK_EQ_INT(nrt_str_format_int_into(255, &f, small), 8);
+    CHECK(memcmp(small, "+00000ff", 8) == 0);
+  }
 }
 
 /* ------------------------------------------------------------------ ord, chr */

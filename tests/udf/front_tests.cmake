@@ -8,14 +8,8 @@ nrt_add_test(test_front_failures SOURCES test_front_failures.c LABELS udf valgri
 # libFuzzer over the whole front end, seeded with valid and invalid programs (copied to the
 # build tree, where libFuzzer adds what it finds), with a dictionary of Python tokens.
 if(NRT_FUZZ)
-  add_executable(fuzz_front fuzz_front.c)
-  target_compile_options(fuzz_front PRIVATE -fsanitize=fuzzer)
-  target_link_options(fuzz_front PRIVATE -fsanitize=fuzzer)
-  target_link_libraries(fuzz_front PRIVATE nrt_static)
-  target_include_directories(fuzz_front PRIVATE ${PROJECT_SOURCE_DIR}/src)
   file(COPY ${CMAKE_CURRENT_SOURCE_DIR}/fuzz_front_seeds/ DESTINATION ${CMAKE_CURRENT_BINARY_DIR}/fuzz_front_corpus)
-  add_test(NAME fuzz_front
-    COMMAND fuzz_front -max_total_time=25 -timeout=10 -rss_limit_mb=2048 -max_len=4096
-            -dict=${CMAKE_CURRENT_SOURCE_DIR}/fuzz_front.dict ${CMAKE_CURRENT_BINARY_DIR}/fuzz_front_corpus)
-  set_tests_properties(fuzz_front PROPERTIES LABELS fuzz TIMEOUT 120)
+  nrt_add_fuzz_test(fuzz_front SOURCES fuzz_front.c INCLUDES ${PROJECT_SOURCE_DIR}/src SECONDS 25
+    ARGS -timeout=10 -max_len=4096 -dict=${CMAKE_CURRENT_SOURCE_DIR}/fuzz_front.dict
+         ${CMAKE_CURRENT_BINARY_DIR}/fuzz_front_corpus)
 endif()

@@ -13,7 +13,8 @@
 #include "nrt/udf.h"
 
 /* Programs that may legitimately run for ever or allocate gigabytes (loops over huge ranges,
- * `while`, repetition, padding to a huge width) are compiled but not run. */
+ * `while`, repetition, padding to a huge width) are compiled but not run. A format spec's
+ * width or precision is a literal, so a run of 7 or more digits stands for a huge one. */
 static const char *const slow[] = {"while", "range", "*", "zfill", "just", "center", "expandtabs"};
 
 static bool may_be_slow(const uint8_t *data, size_t size) {
@@ -22,6 +23,12 @@ static bool may_be_slow(const uint8_t *data, size_t size) {
     for (size_t i = 0; i + n <= size; i++)
       if (memcmp(data + i, slow[k], n) == 0)
         return true;
+  }
+  size_t digit_run = 0;
+  for (size_t i = 0; i < size; i++) {
+    digit_run = data[i] >= '0' && data[i] <= '9' ? digit_run + 1 : 0;
+    if (digit_run >= 7)
+      return true;
   }
   return false;
 }

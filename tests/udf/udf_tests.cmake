@@ -22,14 +22,9 @@ endif()
 
 # The compiler under libFuzzer (fuzz builds only): front end through JIT, then a few rows.
 if(NRT_FUZZ)
-  add_executable(fuzz_udf_compile fuzz_udf_compile.c)
-  target_compile_options(fuzz_udf_compile PRIVATE -fsanitize=fuzzer)
-  target_link_options(fuzz_udf_compile PRIVATE -fsanitize=fuzzer)
-  target_link_libraries(fuzz_udf_compile PRIVATE nrt_static)
   # New inputs go to the build tree; the checked-in seeds are read only.
   file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/fuzz_udf_corpus)
-  add_test(NAME fuzz_udf_compile
-           COMMAND fuzz_udf_compile -max_total_time=25 -timeout=20 -rss_limit_mb=2048 -max_len=1024
-                   ${CMAKE_CURRENT_BINARY_DIR}/fuzz_udf_corpus ${CMAKE_CURRENT_SOURCE_DIR}/fuzz_corpus)
-  set_tests_properties(fuzz_udf_compile PROPERTIES LABELS fuzz TIMEOUT 150)
+  nrt_add_fuzz_test(fuzz_udf_compile SOURCES fuzz_udf_compile.c SECONDS 25
+    ARGS -timeout=20 -max_len=1024 ${CMAKE_CURRENT_BINARY_DIR}/fuzz_udf_corpus
+         ${CMAKE_CURRENT_SOURCE_DIR}/fuzz_corpus)
 endif()
