@@ -120,7 +120,8 @@ NRT_API bool nrt_str_isprintable(const char *s, int64_t len);
  * - Managed (mi != NULL): one block from nrt_mi_alloc laid out as
  *     [nrt_meminfo 48 bytes][int64 len][len bytes][NUL]
  *   mi->data points at the int64 length (struct nrt_str_payload in the implementation),
- *   data == (char *)mi->data + 8, mi->size == len + 9. Refcount 1 at birth. The value owns
+ *   data == (char *)mi->data + 8, mi->size == len + 9 (more for a result of nrt_str_append,
+ *   which keeps room to grow after the NUL). Refcount 1 at birth. The value owns
  *   one reference; compiled code may incref/decref mi inline (offset 0 of the MemInfo).
  * - The empty string: every operation producing "" returns nrt_str_empty(), a borrowed view
  *   of a static "" with mi == NULL: it costs no allocation and no refcount traffic, and is
@@ -196,6 +197,23 @@ NRT_API bool nrt_str_contains(const char *hay, int64_t hlen, const char *needle,
  * too long ("strings are too large to concat"). */
 NRT_API int nrt_str_concat(const nrt_str *a, const nrt_str *b, nrt_str *out,
                            struct nrt_error *err);
+
+/* s + x made to be appended to again (Python's `s += x` loop): the result is a new reference
+ * to a string with room after its bytes (about as many again), so that appending n bytes one
+ * piece at a time costs O(n) in all. When s is such a string, its caller holds the only
+ * reference (refcount 1) and x fits in its room, x is copied into the room and s's own
+ * MemInfo returned with one more reference: the bytes of s never change, but the NUL after
+ * them is overwritten, so the caller should release s next (as `s += x` does). x empty gives
+ * s itself, s empty gives x itself (as nrt_str_concat). NRT_EOVERFLOW as nrt_str_concat.
+ * Compiled UDF code calls it only for a local that no other value can share
+ * (codegen_append.c), where a pruned refcount proves nothing. */
+NRT_API int nrt_str_append(const nrt_str *s, const nrt_str *x, nrt_str *out,
+                           struct nrt_error *err);
+
+/* s as a string without room to grow: s itself (a new reference), or an exact copy of a
+ * result of nrt_str_append that still has room. Compiled UDF code passes every str leaving a
+ * function that appends through it, so no other value ever shares a buffer being grown. */
+NRT_API int nrt_str_fit(const nrt_str *s, nrt_str *out, struct nrt_error *err);
 
 /* s * n: n <= 0 gives the empty string, n == 1 gives s itself. NRT_EOVERFLOW ("repeated
  * string is too long") when the result would exceed the maximum string length. */

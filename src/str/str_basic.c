@@ -257,6 +257,76 @@ int nrt_str_concat(const nrt_str *a, const nrt_str *b, nrt_str *out, struct nrt_
   return NRT_OK;
 }
 
+/* The room of an append buffer: bytes it can hold past its length (0 for any other string,
+ * whose block is exactly its length: see nrt/str.h). */
+static int64_t append_room(const nrt_str *s) {
+  if (!s->mi || s->data != (const char *)s->mi->data + NRT_STR_PAYLOAD_HEAD)
+    return 0;
+  int64_t used;
+  memcpy(&used, s->mi->data, sizeof used);
+  if (used != s->len)
+    return 0; /* a shorter value of a buffer that has grown since: never append to it */
+  return (int64_t)s->mi->size - NRT_STR_PAYLOAD_HEAD - 1 - used;
+}
+
+int nrt_str_append(const nrt_str *s, const nrt_str *x, nrt_str *out, struct nrt_error *err) {
+  if (x->len == 0 || s->len == 0)
+    return nrt_str_concat(s, x, out, err);
+  if (s->len > NRT_STR_MAX_LEN - x->len) {
+    *out = nrt_str_empty();
+    return nrt_error_set(err, NRT_EOVERFLOW, "strings are too large to concat");
+  }
+  int64_t total = s->len + x->len;
+  if (append_room(s) >= x->len && __atomic_load_n(&s->mi->refct, __ATOMIC_ACQUIRE) == 1) {
+    /* x lies before s's end if it is a view of s: the copy does not overlap it. */
+    char *end = (char *)s->mi->data + NRT_STR_PAYLOAD_HEAD + s->len; /* == s->data + len */
+    nrt_copy_short(end, x->data, x->len);
+    end[x->len] = '\0';
+    memcpy(s->mi->data, &total, sizeof total);
+    /* The new reference: the caller holds the only other one, so no thread can race. */
+    __atomic_store_n(&s->mi->refct, 2, __ATOMIC_RELAXED);
+    out->mi = s->mi;
+    out->data = s->data;
+    out->len = total;
+    return NRT_OK;
+  }
+  /* A new buffer with room for as much again, and a block of at least 128 bytes (a typical
+   * row's string then needs one), rounded up to the allocator's 16-byte granule. Read s and
+   * x first: out may be either. */
+  const char *sd = s->data, *xd = x->data;
+  int64_t sl = s->len, xl = x->len;
+  size_t head = sizeof(nrt_meminfo) + NRT_STR_PAYLOAD_HEAD + 1;
+  int64_t cap = total <= NRT_STR_MAX_LEN / 2 ? 2 * total : NRT_STR_MAX_LEN;
+  if (cap < 128 - (int64_t)head)
+    cap = 128 - (int64_t)head;
+  cap = (int64_t)(((head + (size_t)cap + 15) & ~(size_t)15) - head);
+  if (cap > NRT_STR_MAX_LEN)
+    cap = NRT_STR_MAX_LEN;
+  nrt_meminfo *mi;
+  int rc = nrt_mi_alloc(NRT_STR_PAYLOAD_HEAD + (size_t)cap + 1, &mi, err);
+  if (rc != NRT_OK) {
+    *out = nrt_str_empty();
+    return rc;
+  }
+  char *b = (char *)mi->data + NRT_STR_PAYLOAD_HEAD;
+  memcpy(mi->data, &total, sizeof total);
+  memcpy(b, sd, (size_t)sl);
+  memcpy(b + sl, xd, (size_t)xl);
+  b[total] = '\0';
+  out->mi = mi;
+  out->data = b;
+  out->len = total;
+  return NRT_OK;
+}
+
+int nrt_str_fit(const nrt_str *s, nrt_str *out, struct nrt_error *err) {
+  if (append_room(s) > 0)
+    return nrt_str_new(s->data, s->len, out, err);
+  nrt_str_retain(s);
+  *out = *s;
+  return NRT_OK;
+}
+
 int nrt_str_repeat(const nrt_str *s, int64_t n, nrt_str *out, struct nrt_error *err) {
   if (n <= 0 || s->len == 0) {
     *out = nrt_str_empty();

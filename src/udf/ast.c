@@ -114,3 +114,62 @@ const char *udf_type_name(udf_type t) {
   default: return "unknown";
   }
 }
+
+static void visit_all(udf_expr *const *items, int n, void (*visit)(void *, const udf_expr *),
+                      void *ctx) {
+  for (int i = 0; i < n; i++)
+    if (items[i])
+      visit(ctx, items[i]);
+}
+
+void udf_expr_each_child(const udf_expr *e, void (*visit)(void *ctx, const udf_expr *child),
+                         void *ctx) {
+  const udf_expr *one[4] = {NULL, NULL, NULL, NULL};
+  switch (e->kind) {
+  case UDF_E_FSTRING:
+    for (int i = 0; i < e->u.fstring.nparts; i++)
+      if (e->u.fstring.parts[i].expr)
+        visit(ctx, e->u.fstring.parts[i].expr);
+    return;
+  case UDF_E_UNARY: one[0] = e->u.unary.operand; break;
+  case UDF_E_BINARY: one[0] = e->u.binary.left, one[1] = e->u.binary.right; break;
+  case UDF_E_BOOLOP: visit_all(e->u.boolop.values, e->u.boolop.n, visit, ctx); return;
+  case UDF_E_COMPARE: visit_all(e->u.compare.operands, e->u.compare.n + 1, visit, ctx); return;
+  case UDF_E_IFEXP:
+    one[0] = e->u.ifexp.test, one[1] = e->u.ifexp.body, one[2] = e->u.ifexp.orelse;
+    break;
+  case UDF_E_CALL:
+    if (e->u.call.func)
+      visit(ctx, e->u.call.func);
+    visit_all(e->u.call.args, e->u.call.nargs, visit, ctx);
+    for (int i = 0; i < e->u.call.nkeywords; i++)
+      if (e->u.call.keywords[i].value)
+        visit(ctx, e->u.call.keywords[i].value);
+    if (e->u.call.receiver)
+      visit(ctx, e->u.call.receiver);
+    visit_all(e->u.call.cargs, e->u.call.ncargs, visit, ctx);
+    return;
+  case UDF_E_ATTRIBUTE: one[0] = e->u.attribute.value; break;
+  case UDF_E_SUBSCRIPT: one[0] = e->u.subscript.value, one[1] = e->u.subscript.index; break;
+  case UDF_E_SLICE:
+    one[0] = e->u.slice.value, one[1] = e->u.slice.lower, one[2] = e->u.slice.upper;
+    one[3] = e->u.slice.step;
+    break;
+  case UDF_E_LIST:
+  case UDF_E_TUPLE: visit_all(e->u.seq.items, e->u.seq.n, visit, ctx); return;
+  case UDF_E_LISTCOMP:
+  case UDF_E_GENEXP:
+    for (int g = 0; g < e->u.comp.ngens; g++) {
+      visit(ctx, e->u.comp.gens[g].iter);
+      visit_all(e->u.comp.gens[g].ifs, e->u.comp.gens[g].nifs, visit, ctx);
+    }
+    visit(ctx, e->u.comp.elt);
+    return;
+  case UDF_E_CAST: one[0] = e->u.cast.operand; break;
+  case UDF_E_TRUTH: one[0] = e->u.truth.operand; break;
+  default: return; /* names and literals */
+  }
+  for (int i = 0; i < 4; i++)
+    if (one[i])
+      visit(ctx, one[i]);
+}

@@ -462,4 +462,9 @@ typedef struct udf_module {
 /* Releases the module and everything in its arena. NULL is a no-op. */
 void udf_module_free(udf_module *m);
 
+/* Calls visit(ctx, child) for every direct subexpression of e, in evaluation order where it
+ * has one. A checked call's arguments are visited twice: as written and normalised (cargs). */
+void udf_expr_each_child(const udf_expr *e, void (*visit)(void *ctx, const udf_expr *child),
+                         void *ctx);
+
 #endif

@@ -186,7 +186,7 @@ static void emit_return(cg *c, const udf_expr *value) {
   } else if (udf_type_base(rt) != UDF_TY_NONE) {
     cg_val v;
     if (value) {
-      v = cg_coerce(c, cg_expr(c, value), rt);
+      v = cg_fit_result(c, cg_coerce(c, cg_expr(c, value), rt));
     } else {
       v.v = cg_null_value(c, rt);
       v.type = rt;
@@ -255,6 +255,16 @@ static void emit_stmt(cg *c, const udf_stmt *s) {
       assign_unpack(c, s->u.assign.targets[0], s->u.assign.value);
       return;
     }
+    if (cg_is_self_concat(c, s)) { /* v = v + e: appended in place */
+      const udf_expr *sum = s->u.assign.value;
+      cg_val cur = cg_expr(c, sum->u.binary.left);
+      cg_val r = cg_expr(c, sum->u.binary.right);
+      cg_val v = cg_append_or_concat(c, sum->u.binary.left->u.name.var, cur, r);
+      cg_release(c, r);
+      cg_bind(c, sum->u.binary.left->u.name.var, v);
+      cg_release(c, v);
+      return;
+    }
     cg_val v = cg_expr(c, s->u.assign.value);
     for (int i = 0; i < s->u.assign.ntargets; i++) {
       const udf_expr *t = s->u.assign.targets[i];
@@ -278,7 +288,9 @@ static void emit_stmt(cg *c, const udf_stmt *s) {
     const udf_expr *t = s->u.augassign.target;
     cg_val cur = cg_read_var(c, t->u.name.var, t->u.name.check_bound, t->loc);
     cg_val r = cg_expr(c, s->u.augassign.value);
-    cg_val v = binop_values(c, s->u.augassign.op, cur, r, t->u.name.var->type);
+    cg_val v = s->u.augassign.op == UDF_OP_ADD && c->appender[t->u.name.var->index]
+                   ? cg_append_or_concat(c, t->u.name.var, cur, r)
+                   : binop_values(c, s->u.augassign.op, cur, r, t->u.name.var->type);
     cg_release(c, r);
     cg_bind(c, t->u.name.var, v);
     cg_release(c, v);
@@ -416,16 +428,21 @@ static void emit_func(cg *c, const udf_func *f, LLVMValueRef llfn, bool write) {
   c->exit_phi = LLVMBuildPhi(c->b, c->i32, "status");
 
   size_t bytes = (size_t)(f->nlocals ? f->nlocals : 1) * sizeof(LLVMValueRef);
+  size_t flags = (size_t)(f->nlocals ? f->nlocals : 1) * sizeof(bool);
   c->vars = nrt_allocate(bytes, c->errp);
   c->bound = nrt_allocate(bytes, c->errp);
-  if (!c->vars || !c->bound) {
+  c->appender = nrt_allocate(flags, c->errp);
+  if (!c->vars || !c->bound || !c->appender) {
     c->failed = 1;
     c->code = NRT_ENOMEM;
     nrt_free(c->vars, c->vars ? bytes : 0);
     nrt_free(c->bound, c->bound ? bytes : 0);
+    nrt_free(c->appender, c->appender ? flags : 0);
     c->vars = c->bound = NULL;
+    c->appender = NULL;
     return;
   }
+  c->fits_results = cg_find_appenders(c, f);
   /* Every local starts as the empty value (None / NULL MemInfo), so the exit can release all
    * of them unconditionally. */
   for (int i = 0; i < f->nlocals; i++) {
@@ -474,7 +491,9 @@ static void emit_func(cg *c, const udf_func *f, LLVMValueRef llfn, bool write) {
   LLVMBuildRet(c->b, c->exit_phi);
   nrt_free(c->vars, bytes);
   nrt_free(c->bound, bytes);
+  nrt_free(c->appender, flags);
   c->vars = c->bound = NULL;
+  c->appender = NULL;
 }
 
 /* Adds a row wrapper `name` (i32 (i8* ctx, nrt_value* args, i8* out, nrt_error* err)) with

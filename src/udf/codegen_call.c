@@ -5,7 +5,7 @@
 #include "nrt/str.h"
 #include "udf/codegen_internal.h"
 
-static cg_val new_str(cg *c, const char *fn, const char *sig, LLVMValueRef *args, int n) {
+cg_val cg_new_str(cg *c, const char *fn, const char *sig, LLVMValueRef *args, int n) {
   /* fn(args..., nrt_str *out, nrt_error *err) -> status */
   LLVMValueRef all[12];
   memcpy(all, args, (size_t)n * sizeof *args);
@@ -64,8 +64,8 @@ static cg_val lit(cg *c, const char *s) {
 cg_val cg_to_str(cg *c, cg_val v) {
   switch (udf_type_base(v.type)) {
   case UDF_TY_STR: return v;
-  case UDF_TY_INT: return new_str(c, "nrt_str_from_int64", "i:lsp", &v.v, 1);
-  case UDF_TY_FLOAT: return new_str(c, "nrt_str_from_double", "i:dsp", &v.v, 1);
+  case UDF_TY_INT: return cg_new_str(c, "nrt_str_from_int64", "i:lsp", &v.v, 1);
+  case UDF_TY_FLOAT: return cg_new_str(c, "nrt_str_from_double", "i:dsp", &v.v, 1);
   case UDF_TY_BOOL: {
     cg_val r = {LLVMBuildSelect(c->b, v.v, cg_str_lit(c, "True", 4), cg_str_lit(c, "False", 5),
                                 ""),
@@ -104,15 +104,15 @@ cg_val cg_format_field(cg *c, const udf_fpart *p) {
     t = UDF_TY_STR;
   } else if (t == UDF_TY_BOOL) {
     LLVMValueRef args[3] = {LLVMBuildZExt(c->b, v.v, c->i64, ""), spec, speclen};
-    s = new_str(c, "nrt_str_format_int", "i:lplsp", args, 3);
+    s = cg_new_str(c, "nrt_str_format_int", "i:lplsp", args, 3);
     t = UDF_TY_NONE; /* done */
   } else if (t == UDF_TY_INT) {
     LLVMValueRef args[3] = {v.v, spec, speclen};
-    s = new_str(c, "nrt_str_format_int", "i:lplsp", args, 3);
+    s = cg_new_str(c, "nrt_str_format_int", "i:lplsp", args, 3);
     t = UDF_TY_NONE;
   } else if (t == UDF_TY_FLOAT) {
     LLVMValueRef args[3] = {v.v, spec, speclen};
-    s = new_str(c, "nrt_str_format_float", "i:dplsp", args, 3);
+    s = cg_new_str(c, "nrt_str_format_float", "i:dplsp", args, 3);
     t = UDF_TY_NONE;
   } else {
     s = v;
@@ -156,7 +156,7 @@ static cg_val fstring(cg *c, const udf_expr *e) {
   }
   LLVMValueRef args[3] = {cg_spill(c, cg_str_lit(c, "", 0)),
                           LLVMBuildBitCast(c->b, items, c->strp, ""), cg_i64(c, n)};
-  cg_val r = new_str(c, "nrt_str_join_array", "i:sslsp", args, 3);
+  cg_val r = cg_new_str(c, "nrt_str_join_array", "i:sslsp", args, 3);
   for (int i = n - 1; i >= 0; i--)
     cg_release(c, parts[i]);
   return r;
@@ -305,7 +305,7 @@ static cg_val builtin(cg *c, const udf_expr *e) {
   }
   case UDF_BI_CHR: {
     cg_val v = cg_expr(c, a[0]);
-    return new_str(c, "nrt_str_chr", "i:lsp", &v.v, 1);
+    return cg_new_str(c, "nrt_str_chr", "i:lsp", &v.v, 1);
   }
   case UDF_BI_ABS: {
     cg_val v = cg_expr(c, a[0]);
@@ -360,7 +360,7 @@ static cg_val method(cg *c, const udf_expr *e) {
   LLVMValueRef sd = cg_str_data(c, s.v), sl = cg_str_len(c, s.v);
   if (m <= UDF_M_SWAPCASE) {
     LLVMValueRef p = cg_spill(c, s.v);
-    r = new_str(c, case_fns[m], "i:ssp", &p, 1);
+    r = cg_new_str(c, case_fns[m], "i:ssp", &p, 1);
   } else if (m <= UDF_M_ISPRINTABLE) {
     LLVMValueRef args[2] = {sd, sl};
     r.v = cg_bool_of_c(c, cg_call(c, pred_fns[m - UDF_M_ISALPHA], "b:pl", args, 2));
@@ -397,7 +397,7 @@ static cg_val method(cg *c, const udf_expr *e) {
     k[1] = cg_expr(c, ARG(1));
     LLVMValueRef args[4] = {cg_spill(c, s.v), cg_spill(c, k[0].v), cg_spill(c, k[1].v),
                             opt_int(c, ARG(2), -1)};
-    r = new_str(c, "nrt_str_replace", "i:ssslsp", args, 4);
+    r = cg_new_str(c, "nrt_str_replace", "i:ssslsp", args, 4);
   } else if (m == UDF_M_STRIP || m == UDF_M_LSTRIP || m == UDF_M_RSTRIP) {
     LLVMValueRef chars = opt_str_ptr(c, ARG(0), &k[0]);
     int side = m == UDF_M_STRIP ? NRT_STRIP_BOTH : m == UDF_M_LSTRIP ? NRT_STRIP_LEFT
@@ -432,18 +432,18 @@ static cg_val method(cg *c, const udf_expr *e) {
     LLVMValueRef w = cg_expr(c, ARG(0)).v;
     LLVMValueRef fill = opt_str_ptr(c, ARG(1), &k[0]);
     LLVMValueRef args[3] = {cg_spill(c, s.v), w, fill};
-    r = new_str(c,
+    r = cg_new_str(c,
                 m == UDF_M_CENTER ? "nrt_str_center"
                 : m == UDF_M_LJUST ? "nrt_str_ljust"
                                    : "nrt_str_rjust",
                 "i:slssp", args, 3);
   } else if (m == UDF_M_ZFILL || m == UDF_M_EXPANDTABS) {
     LLVMValueRef args[2] = {cg_spill(c, s.v), opt_int(c, ARG(0), 8)};
-    r = new_str(c, m == UDF_M_ZFILL ? "nrt_str_zfill" : "nrt_str_expandtabs", "i:slsp", args, 2);
+    r = cg_new_str(c, m == UDF_M_ZFILL ? "nrt_str_zfill" : "nrt_str_expandtabs", "i:slsp", args, 2);
   } else if (m == UDF_M_REMOVEPREFIX || m == UDF_M_REMOVESUFFIX) {
     k[0] = cg_expr(c, ARG(0));
     LLVMValueRef args[2] = {cg_spill(c, s.v), cg_spill(c, k[0].v)};
-    r = new_str(c, m == UDF_M_REMOVEPREFIX ? "nrt_str_removeprefix" : "nrt_str_removesuffix",
+    r = cg_new_str(c, m == UDF_M_REMOVEPREFIX ? "nrt_str_removeprefix" : "nrt_str_removesuffix",
                 "i:sssp", args, 2);
   } else {
     cg_fail(c, "unsupported string method");

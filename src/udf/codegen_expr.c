@@ -106,20 +106,6 @@ static LLVMValueRef float_rt(cg *c, const char *fn, LLVMValueRef a, LLVMValueRef
   return LLVMBuildLoad2(c->b, c->f64, out, "");
 }
 
-static cg_val str_rt2(cg *c, const char *fn, const char *sig, LLVMValueRef *args, int n) {
-  /* args[] already hold everything but the out slot and err (appended here). */
-  LLVMValueRef all[12];
-  memcpy(all, args, (size_t)n * sizeof *args);
-  LLVMValueRef out = cg_out_str(c);
-  all[n] = out;
-  all[n + 1] = c->err;
-  cg_check(c, cg_call(c, fn, sig, all, n + 2));
-  cg_val v = {cg_load_str(c, out), UDF_TY_STR, false};
-  cg_push_temp(c, &v);
-  return v;
-}
-
-
 cg_val cg_binop_values(cg *c, udf_binop op, cg_val l, cg_val r, udf_type type);
 cg_val cg_binop_values(cg *c, udf_binop op, cg_val l, cg_val r, udf_type type) {
   cg_val res = {NULL, udf_type_base(type), false};
@@ -160,13 +146,13 @@ cg_val cg_binop_values(cg *c, udf_binop op, cg_val l, cg_val r, udf_type type) {
   case UDF_TY_STR:
     if (op == UDF_OP_ADD) {
       LLVMValueRef args[2] = {cg_spill(c, l.v), cg_spill(c, r.v)};
-      return str_rt2(c, "nrt_str_concat", "i:sssp", args, 2);
+      return cg_new_str(c, "nrt_str_concat", "i:sssp", args, 2);
     }
     if (op == UDF_OP_MUL) {
       cg_val s = udf_type_base(l.type) == UDF_TY_STR ? l : r;
       cg_val n = udf_type_base(l.type) == UDF_TY_STR ? r : l;
       LLVMValueRef args[2] = {cg_spill(c, s.v), n.v};
-      return str_rt2(c, "nrt_str_repeat", "i:slsp", args, 2);
+      return cg_new_str(c, "nrt_str_repeat", "i:slsp", args, 2);
     }
     break;
   case UDF_TY_LIST_STR:

@@ -35,66 +35,19 @@ static void note(struct uses *u, const udf_expr *e) {
 
 static void walk_expr(struct uses *u, const udf_expr *e);
 
-static void walk_list(struct uses *u, udf_expr *const *items, int n) {
-  for (int i = 0; i < n; i++)
-    walk_expr(u, items[i]);
-}
+static void walk_child(void *u, const udf_expr *e) { walk_expr(u, e); }
 
 static void walk_expr(struct uses *u, const udf_expr *e) {
   if (!e)
     return;
-  switch (e->kind) {
-  case UDF_E_NAME: note(u, e); return;
-  case UDF_E_FSTRING:
-    for (int i = 0; i < e->u.fstring.nparts; i++)
-      walk_expr(u, e->u.fstring.parts[i].expr);
+  if (e->kind == UDF_E_NAME) {
+    note(u, e);
     return;
-  case UDF_E_UNARY: walk_expr(u, e->u.unary.operand); return;
-  case UDF_E_BINARY:
-    walk_expr(u, e->u.binary.left);
-    walk_expr(u, e->u.binary.right);
-    return;
-  case UDF_E_BOOLOP: walk_list(u, e->u.boolop.values, e->u.boolop.n); return;
-  case UDF_E_COMPARE: walk_list(u, e->u.compare.operands, e->u.compare.n + 1); return;
-  case UDF_E_IFEXP:
-    walk_expr(u, e->u.ifexp.test);
-    walk_expr(u, e->u.ifexp.body);
-    walk_expr(u, e->u.ifexp.orelse);
-    return;
-  case UDF_E_CALL:
-    walk_expr(u, e->u.call.func);
-    walk_list(u, e->u.call.args, e->u.call.nargs);
-    for (int i = 0; i < e->u.call.nkeywords; i++)
-      walk_expr(u, e->u.call.keywords[i].value);
-    walk_expr(u, e->u.call.receiver);
-    walk_list(u, e->u.call.cargs, e->u.call.ncargs);
-    return;
-  case UDF_E_ATTRIBUTE: walk_expr(u, e->u.attribute.value); return;
-  case UDF_E_SUBSCRIPT:
-    walk_expr(u, e->u.subscript.value);
-    walk_expr(u, e->u.subscript.index);
-    return;
-  case UDF_E_SLICE:
-    walk_expr(u, e->u.slice.value);
-    walk_expr(u, e->u.slice.lower);
-    walk_expr(u, e->u.slice.upper);
-    walk_expr(u, e->u.slice.step);
-    return;
-  case UDF_E_LIST:
-  case UDF_E_TUPLE: walk_list(u, e->u.seq.items, e->u.seq.n); return;
-  case UDF_E_LISTCOMP:
-  case UDF_E_GENEXP:
-    walk_expr(u, e->u.comp.elt);
-    for (int g = 0; g < e->u.comp.ngens; g++) {
-      walk_expr(u, e->u.comp.gens[g].iter);
-      walk_list(u, e->u.comp.gens[g].ifs, e->u.comp.gens[g].nifs);
-      u->blocked |= e->u.comp.gens[g].target == u->v;
-    }
-    return;
-  case UDF_E_CAST: walk_expr(u, e->u.cast.operand); return;
-  case UDF_E_TRUTH: walk_expr(u, e->u.truth.operand); return;
-  default: return; /* literals */
   }
+  if (e->kind == UDF_E_LISTCOMP || e->kind == UDF_E_GENEXP)
+    for (int g = 0; g < e->u.comp.ngens; g++)
+      u->blocked |= e->u.comp.gens[g].target == u->v;
+  udf_expr_each_child(e, walk_child, u);
 }
 
 static void walk_block(struct uses *u, const udf_block *b) {

@@ -46,6 +46,8 @@ typedef struct cg {
   const udf_expr *fwd_value;  /* written, and the value written in its place */
   LLVMValueRef *vars;  /* per local: its alloca */
   LLVMValueRef *bound; /* per local: i1 "assigned" flag alloca, or NULL */
+  bool *appender;      /* per local: grown in place by its appends (codegen_append.c) */
+  bool fits_results;   /* some local is: str results leave through nrt_str_fit */
   LLVMBasicBlockRef exit_bb;
   LLVMValueRef exit_phi; /* i32 status */
   LLVMValueRef alloca_end; /* the terminator of the alloca block */
@@ -90,6 +92,8 @@ LLVMValueRef cg_str_data(cg *c, LLVMValueRef s);
 LLVMValueRef cg_str_len(cg *c, LLVMValueRef s);
 LLVMValueRef cg_spill(cg *c, LLVMValueRef s);      /* %nrt_str* holding s (an entry alloca) */
 LLVMValueRef cg_out_str(cg *c);                    /* fresh %nrt_str* out slot, zeroed */
+/* A str from fn(args..., nrt_str *out, nrt_error *err) -> status, checked, as a temp. */
+cg_val cg_new_str(cg *c, const char *fn, const char *sig, LLVMValueRef *args, int n);
 LLVMValueRef cg_load_str(cg *c, LLVMValueRef slot);
 LLVMValueRef cg_bool_of_c(cg *c, LLVMValueRef b8); /* C bool (i8) -> i1 */
 
@@ -145,5 +149,11 @@ void cg_write(cg *c, const udf_expr *e);
  * forwarded into the return (codegen_forward.c); false (nothing emitted) when they do not
  * have that shape. */
 bool cg_write_forward(cg *c, const udf_block *blk, int i);
+
+/* ---- growing str locals in place (codegen_append.c) */
+bool cg_find_appenders(cg *c, const udf_func *f); /* sets c->appender; true if any */
+cg_val cg_append_or_concat(cg *c, const udf_var *v, cg_val cur, cg_val x); /* v's cur + x */
+bool cg_is_self_concat(cg *c, const udf_stmt *assign); /* `v = v + e` for an appender v */
+cg_val cg_fit_result(cg *c, cg_val v); /* a value leaving the function (nrt_str_fit) */
 
 #endif /* NRT_UDF_CODEGEN_INTERNAL_H */

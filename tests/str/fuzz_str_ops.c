@@ -374,7 +374,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     nrt_str_list_release(l);
     break;
   }
-  case 14: { /* compare / concat / repeat */
+  case 14: { /* compare / concat / append / repeat */
     int64_t k = 0;
     while (k < s.n && k < t.n && s.c[k] == t.c[k])
       k++;
@@ -384,6 +384,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     memcpy(tmp, s.c, sizeof(uint32_t) * (size_t)s.n);
     memcpy(tmp + s.n, t.c, sizeof(uint32_t) * (size_t)t.n);
     expect_str(&r, tmp, s.n + t.n);
+    /* s += t twice: a buffer with room, then (held alone) in place, the old value dropped */
+    nrt_str grown, seen;
+    ASSERT(nrt_str_append(&f[0], &f[1], &grown, &err) == NRT_OK);
+    seen = grown;
+    nrt_str_retain(&seen);
+    expect_str(&seen, tmp, s.n + t.n);
+    ASSERT(nrt_str_append(&grown, &f[1], &r, &err) == NRT_OK);
+    nrt_str_release(&grown);
+    memcpy(tmp + s.n + t.n, t.c, sizeof(uint32_t) * (size_t)t.n);
+    expect_str(&r, tmp, s.n + 2 * t.n);
     int64_t times = count % 5;
     ASSERT(nrt_str_repeat(&f[0], times, &r, &err) == NRT_OK);
     int64_t n = 0;

@@ -54,6 +54,7 @@ static const nrt_str SEP = {NULL, " ", 1}, OLD = {NULL, "a", 1}, NEW = {NULL, "\
 
 STR_TRIAL(new, nrt_str_new(s->data, s->len, &r, &err))
 STR_TRIAL(concat, nrt_str_concat(s, &NEW, &r, &err))
+STR_TRIAL(append, nrt_str_append(s, &NEW, &r, &err))
 STR_TRIAL(repeat, nrt_str_repeat(s, 3, &r, &err))
 STR_TRIAL(getitem, nrt_str_getitem(s, -2, &r, &err)) /* a 3-byte character */
 STR_TRIAL(slice, nrt_str_slice(s, 1, -1, NRT_STR_NONE, &r, &err))
@@ -119,7 +120,7 @@ static const struct {
   const char *name;
   check_trial_fn fn;
 } TRIALS[] = {
-    {"new", trial_new},         {"concat", trial_concat},
+    {"new", trial_new},         {"concat", trial_concat},   {"append", trial_append},
     {"repeat", trial_repeat},   {"getitem", trial_getitem},
     {"slice", trial_slice},     {"slice_step", trial_slice_step},
     {"replace", trial_replace}, {"replace_empty", trial_replace_empty},

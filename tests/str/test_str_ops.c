@@ -97,6 +97,82 @@ static void test_concat_repeat(void) {
   nrt_str_release(&a);
 }
 
+/* r holds the bytes of lit (r is kept: CHECK_STR releases it). */
+#define CHECK_BYTES(r, lit)                                                                 \
+  CHECK((r).len == (int64_t)sizeof(lit) - 1 && memcmp((r).data, lit, sizeof(lit) - 1) == 0)
+
+static void test_append_fit(void) {
+  struct nrt_error err = {0};
+  nrt_str a, b, r;
+  nrt_str x = V("x\xc3\xa9"), e = nrt_str_empty();
+  CHECK_EQ_INT(nrt_str_new("ab", 2, &a, NULL), NRT_OK);
+  /* Appending to an exact string makes a buffer with room; the input is untouched. */
+  CHECK_EQ_INT(nrt_str_append(&a, &x, &b, NULL), NRT_OK);
+  CHECK_BYTES(b, "abx\xc3\xa9");
+  CHECK(b.mi != a.mi && b.mi->size > (size_t)b.len + 9 && b.data[b.len] == '\0');
+  CHECK_EQ_INT(*(const int64_t *)b.mi->data, b.len);
+  CHECK_BYTES(a, "ab");
+  nrt_str_release(&a);
+  /* The sole holder of a buffer appends in place: the same block, no allocation. */
+  uint64_t n0 = allocs();
+  CHECK_EQ_INT(nrt_str_append(&b, &x, &r, NULL), NRT_OK);
+  CHECK(r.mi == b.mi && r.data == b.data);
+  CHECK_BYTES(r, "abx\xc3\xa9x\xc3\xa9");
+  CHECK_EQ_INT(allocs() - n0, 0);
+  CHECK_BYTES(b, "abx\xc3\xa9"); /* the bytes b had do not change */
+  nrt_str_release(&b);
+  b = r;
+  /* Shared (refcount 2): a new buffer; both values keep their bytes and their NUL. */
+  nrt_str c = b;
+  nrt_str_retain(&c);
+  CHECK_EQ_INT(nrt_str_append(&b, &x, &r, NULL), NRT_OK);
+  CHECK(r.mi != b.mi && b.data[b.len] == '\0');
+  CHECK_BYTES(r, "abx\xc3\xa9x\xc3\xa9x\xc3\xa9");
+  nrt_str_release(&r);
+  nrt_str_release(&c);
+  /* A shorter value of a buffer that has grown since is never appended to in place. */
+  nrt_str shorter = {b.mi, b.data, 2};
+  nrt_str_retain(&shorter);
+  nrt_str_release(&b);
+  CHECK_EQ_INT(nrt_str_append(&shorter, &x, &r, NULL), NRT_OK);
+  CHECK(r.mi != shorter.mi);
+  CHECK_BYTES(r, "abx\xc3\xa9");
+  nrt_str_release(&r);
+  CHECK_BYTES(shorter, "ab");
+  nrt_str_release(&shorter);
+  /* Many appends of one byte: few blocks, and the result is right. */
+  n0 = allocs();
+  nrt_str one = V("z"), acc = nrt_str_empty();
+  for (int i = 0; i < 1000; i++) {
+    CHECK_EQ_INT(nrt_str_append(&acc, &one, &r, NULL), NRT_OK);
+    nrt_str_release(&acc);
+    acc = r;
+  }
+  CHECK(allocs() - n0 < 20);
+  CHECK_EQ_INT(acc.len, 1000);
+  CHECK(acc.data[0] == 'z' && acc.data[999] == 'z' && acc.data[1000] == '\0');
+  /* fit: an exact copy of a buffer with room, anything else itself. */
+  CHECK_EQ_INT(nrt_str_fit(&acc, &r, NULL), NRT_OK);
+  CHECK(r.mi != acc.mi && r.mi->size == 1009 && r.len == 1000 && r.data[1000] == '\0');
+  CHECK_EQ_INT(nrt_str_fit(&r, &b, NULL), NRT_OK);
+  CHECK(b.mi == r.mi && nrt_mi_refcount(r.mi) == 2);
+  nrt_str_release(&b);
+  nrt_str_release(&r);
+  CHECK_EQ_INT(nrt_str_fit(&x, &r, NULL), NRT_OK);
+  CHECK(r.mi == NULL && r.data == x.data);
+  /* Empty operands give the other operand itself, as concatenation does. */
+  CHECK_EQ_INT(nrt_str_append(&acc, &e, &r, NULL), NRT_OK);
+  CHECK(r.mi == acc.mi && r.len == 1000);
+  nrt_str_release(&r);
+  CHECK_EQ_INT(nrt_str_append(&e, &x, &r, NULL), NRT_OK);
+  CHECK(r.mi == NULL && r.data == x.data);
+  nrt_str huge = {NULL, "", INT64_MAX / 4};
+  CHECK_EQ_INT(nrt_str_append(&acc, &huge, &r, &err), NRT_EOVERFLOW);
+  CHECK_EQ_STR(err.message, "strings are too large to concat");
+  CHECK(r.mi == NULL && r.len == 0);
+  nrt_str_release(&acc);
+}
+
 static void test_index_slice(void) {
   nrt_str s = V("h\xc3\xa9llo\xf0\x9f\x98\x80"); /* "héllo😀" */
   nrt_str r;
@@ -436,6 +512,7 @@ int main(void) {
   struct check_live before = check_live_now();
   test_len_compare();
   test_concat_repeat();
+  test_append_fit();
   test_index_slice();
   test_search();
   test_search_long();

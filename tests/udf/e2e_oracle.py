@@ -605,6 +605,89 @@ case("""def f(s):
 """, name="raise with two locals")
 
 
+# --- strings grown in place (codegen_append.c): `v += e` and `v = v + e` on a local that no
+# other value can share, next to the patterns that must not be grown in place
+case("""def f(s):
+    out = ''
+    for c in s:
+        if c.isalnum():
+            out += c.lower()
+        elif len(out) > 0 and not out.endswith('-') and out[-1:] != '_':
+            out = out + '-'
+    return out if out else '<' + s + '>'
+""", name="append: slug, reads consumed")
+case("""def f(s):
+    out = ''
+    for i in range(60):
+        out += s
+        out += str(len(out))
+    return '[' + out + ']'
+""", name="append: long result, own length appended")
+case("""def f(s):
+    out = 'x'
+    t = out
+    for c in s:
+        out += c
+        t += c.upper()
+    u = out
+    out += '!'
+    return t + '|' + out + '|' + u
+""", name="append: aliased locals stay apart")
+case("""def f(s):
+    out = ''
+    for c in s:
+        out += c
+        if len(out) % 3 == 0:
+            out += out[:2]
+    return out
+""", name="append: own slice appended (shared)")
+case("""def twice(s):
+    r = ''
+    for c in s:
+        r += c * 2
+    return r
+
+def bang(x):
+    y = x
+    y += '!'
+    return y
+
+def f(s):
+    a = twice(s)
+    b = a
+    b += '#'
+    c = ''
+    for ch in s:
+        c += ch
+        if len(c) == 2:
+            c += bang(c)
+    return a + '|' + b + '|' + c + '|' + bang(a)
+""", func="f", name="append: across functions")
+case("""def f(s):
+    if len(s) > 3:
+        out = ''
+    for c in s:
+        out = out + c
+    out += str(int(s[-1:] or '0'))
+    return out
+""", name="append: unbound, then a raise after appends")
+case("""def f(s):
+    out = ''
+    for part in s.split(' '):
+        out = ''
+        for c in part:
+            out += c
+        out += ';'
+    return out
+""", name="append: rebound inside the loop")
+case("""def f(s):
+    out = s
+    for c in s:
+        out += c
+    return out
+""", name="append: starts from the parameter")
+
+
 def pick_function(src, func):
     tree = ast.parse(src)
     ns = {}

@@ -1,7 +1,10 @@
 /* The public UDF API: compile errors, signatures, per-row calls, apply with errors stopping or
  * turned into nulls (lowest row reported), statistics balanced after every apply, refcount
- * counting before/after pruning, and failure injection through compiled code (every
- * allocation of an apply failing in turn: the error is reported and nothing leaks). */
+ * counting before/after pruning, strings grown in place (which locals, how many blocks),
+ * and failure injection through compiled code (every allocation of an apply failing in
+ * turn: the error is reported and nothing leaks). */
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -170,6 +173,82 @@ static void test_refops_counting(void) {
   nrt_col_release(in);
 }
 
+/* Whether the IR of src calls nrt_str_append: a local grown in place. */
+static bool grows_in_place(const char *src) {
+  char *ir = NULL;
+  size_t n = 0;
+  FILE *f = open_memstream(&ir, &n);
+  struct nrt_udf_options o;
+  memset(&o, 0, sizeof o);
+  o.nparams = 1;
+  o.emit_llvm = true;
+  o.emit_stream = f;
+  struct nrt_error err = {0};
+  nrt_udf *u = NULL;
+  int rc = nrt_udf_compile(src, strlen(src), &o, &u, &err);
+  fclose(f);
+  if (rc)
+    fprintf(stderr, "%s\n", err.message);
+  CHECK_EQ_INT(rc, NRT_OK);
+  bool found = ir && strstr(ir, "@nrt_str_append") != NULL;
+  free(ir);
+  nrt_udf_free(u);
+  return found;
+}
+
+static void test_append_in_place(void) {
+  /* Locals no other value can share grow in place; the others are concatenated. */
+  static const char *const grown[] = {
+      ("def f(s):\n    out = ''\n    for c in s:\n        if c.isalnum():\n"
+       "            out += c\n        elif len(out) > 0 and out[-1:] != '-':\n"
+       "            out = out + '-'\n    return out if out else '<' + s + '>'\n"),
+      "def f(s):\n    for c in 'ab':\n        s += c + str(len(s))\n    return s\n",
+      ("def f(s):\n    r = ''\n    for c in s:\n        r += c\n        r.upper()\n"
+       "    return r.count('a') > 1\n"),
+  };
+  static const char *const shared[] = {
+      ("def f(s):\n    out = ''\n    t = out\n    for c in s:\n        out += c\n"
+       "        t = out\n    return t\n"),
+      "def f(s):\n    out = ''\n    for c in s:\n        out += out[:1] + c\n    return out\n",
+      ("def g(x):\n    return x\n\ndef f(s):\n    out = ''\n    for c in s:\n"
+       "        out += c\n        if len(g(out)) > 3:\n            break\n    return out\n"),
+      ("def f(s):\n    out = ''\n    for c in s:\n        out += c\n        for d in out:\n"
+       "            pass\n    return out\n"),
+      "def f(s):\n    out = ''\n    for c in s:\n        out += c\n    return out.strip()\n",
+      "def f(s):\n    out = ''\n    for c in s:\n        out += c\n    return [out][0]\n",
+  };
+  for (size_t i = 0; i < sizeof grown / sizeof grown[0]; i++)
+    CHECK(grows_in_place(grown[i]));
+  for (size_t i = 0; i < sizeof shared / sizeof shared[0]; i++)
+    CHECK(!grows_in_place(shared[i]));
+
+  /* 4000 appends make a few dozen blocks, not 4000; the result has no room left over. */
+  enum { N = 4000 };
+  static char row[N + 1];
+  for (int i = 0; i < N; i++)
+    row[i] = (char)('a' + i % 26);
+  struct nrt_error err = {0};
+  nrt_udf *u = compile("def f(s):\n    out = ''\n    for c in s:\n        out += c\n"
+                       "    return out\n",
+                       1, NULL, &err);
+  CHECK(u != NULL);
+  if (!u)
+    return;
+  struct nrt_stats before, after;
+  nrt_stats_get(&before);
+  nrt_value arg, r;
+  memset(&arg, 0, sizeof arg);
+  arg.kind = NRT_VALUE_STR;
+  arg.as.str = nrt_str_view(row, N);
+  CHECK_EQ_INT(nrt_udf_call(u, &arg, &r, &err), NRT_OK);
+  nrt_stats_get(&after);
+  CHECK(after.mi_alloc - before.mi_alloc < 40);
+  CHECK(r.as.str.len == N && memcmp(r.as.str.data, row, N) == 0);
+  CHECK(r.as.str.mi && r.as.str.mi->size == (size_t)N + 9 && r.as.str.data[N] == '\0');
+  nrt_str_release(&r.as.str);
+  nrt_udf_free(u);
+}
+
 struct trial_ctx {
   nrt_udf *udf;
   nrt_column *in;
@@ -187,10 +266,12 @@ static int apply_trial(void *p) {
 }
 
 static void test_failure_injection(void) {
-  /* Strings, lists, comprehensions, f-strings and a helper: allocations everywhere. */
+  /* Strings, lists, comprehensions, f-strings, a helper and a string grown in place:
+   * allocations everywhere. */
   const char *src = "def h(a):\n    return a.title() + '!'\n\n"
                     "def f(s):\n    words = [h(w) for w in s.split(',') if w]\n"
-                    "    t = '-'.join(words)\n    return f'{t}|{len(words):03d}|{s.upper()}'\n";
+                    "    t = '-'.join(words)\n    acc = ''\n    for c in s:\n        acc += c * 3\n"
+                    "    return f'{t}|{len(words):03d}|{s.upper()}|' + acc\n";
   struct nrt_error err = {0};
   nrt_udf *u = compile(src, 1, NULL, &err);
   const char *const in_rows[] = {"ab,cd", "é,,ü", "", "x"};
@@ -227,6 +308,7 @@ int main(void) {
   test_signature_and_call();
   test_apply_errors();
   test_refops_counting();
+  test_append_in_place();
   test_failure_injection();
   test_compile_failure_injection();
   return check_finish("test_udf_api");

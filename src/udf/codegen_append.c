@@ -1,0 +1,158 @@
+/* Growing a str local in place: `v += e` and `v = v + e`, Python's string-building loop.
+ *
+ *     out = ''
+ *     for c in s:
+ *         if c.isalnum():
+ *             out += c.lower()      # nrt_str_append: amortised O(len(e)), not O(len(out))
+ *     return out
+ *
+ * CPython appends in place when the string's refcount is 1. Compiled code cannot ask that:
+ * refprune removes incref/decref pairs, so a count of 1 does not prove that no other value
+ * shares the string. Instead a local qualifies when the code proves that its value is never
+ * held anywhere else (appender_ok below): every read of v other than its appends is
+ * consumed within its statement (an ancestor has a scalar type: len(v), v == x, `if v`,
+ * v.endswith(x); never an argument of a user function), discarded (an expression statement),
+ * or returned (directly, through `+` or through a conditional expression's branches). A value leaving a function that has such
+ * a local goes through nrt_str_fit, so a buffer with room never leaves its variable and only
+ * that variable ever appends to it. The appends themselves follow the calling convention (a
+ * new reference out, the old value released by the bind), so refprune stays sound. */
+#include "udf/codegen_internal.h"
+
+static bool is_scalar(udf_type t) {
+  udf_type b = udf_type_base(t);
+  return b == UDF_TY_NONE || b == UDF_TY_BOOL || b == UDF_TY_INT || b == UDF_TY_FLOAT;
+}
+
+/* How a statement uses the value of its expression. */
+enum use {
+  USE_HELD,     /* bound, iterated over or appended: the value outlives the expression */
+  USE_RETURNED, /* returned: it leaves through nrt_str_fit */
+  USE_CONSUMED  /* turned into a scalar, or discarded, within the statement */
+};
+
+struct scan {
+  const udf_var *v;
+  enum use use; /* of the expression being visited */
+  int appends;
+  bool shared;  /* a read of v may be held by another value */
+};
+
+static void scan_expr(struct scan *s, const udf_expr *e);
+
+static void scan_child(void *ctx, const udf_expr *e) { scan_expr(ctx, e); }
+
+static void scan_expr(struct scan *s, const udf_expr *e) {
+  if (e->kind == UDF_E_NAME) {
+    if (e->u.name.var == s->v && s->use == USE_HELD)
+      s->shared = true;
+    return;
+  }
+  enum use outer = s->use;
+  if (e->kind == UDF_E_CALL && e->u.call.ckind == UDF_CALL_FUNC)
+    s->use = USE_HELD; /* another function's locals could take v's value */
+  else if (is_scalar(e->type))
+    s->use = USE_CONSUMED;
+  else if (outer == USE_RETURNED && !(e->kind == UDF_E_BINARY || e->kind == UDF_E_IFEXP))
+    s->use = USE_HELD; /* a call, subscript, list... may keep v's value */
+  udf_expr_each_child(e, scan_child, s);
+  s->use = outer;
+}
+
+static void scan_root(struct scan *s, const udf_expr *e, enum use use) {
+  if (!e)
+    return;
+  s->use = use;
+  scan_expr(s, e);
+}
+
+/* `v = v + e` with a single target v: an append of e. */
+static const udf_expr *self_concat(const udf_stmt *st, const udf_var *v) {
+  if (st->u.assign.ntargets != 1 || st->u.assign.targets[0]->kind != UDF_E_NAME ||
+      st->u.assign.targets[0]->u.name.var != v)
+    return NULL;
+  const udf_expr *x = st->u.assign.value;
+  if (x->kind != UDF_E_BINARY || x->u.binary.op != UDF_OP_ADD ||
+      udf_type_base(x->type) != UDF_TY_STR || x->u.binary.left->kind != UDF_E_NAME ||
+      x->u.binary.left->u.name.var != v)
+    return NULL;
+  return x->u.binary.right;
+}
+
+static void scan_block(struct scan *s, const udf_block *b) {
+  for (int i = 0; i < b->n; i++) {
+    const udf_stmt *st = b->items[i];
+    switch (st->kind) {
+    case UDF_S_EXPR: scan_root(s, st->u.expr, USE_CONSUMED); break;
+    case UDF_S_ASSIGN: {
+      const udf_expr *appended = self_concat(st, s->v);
+      if (appended)
+        s->appends++;
+      scan_root(s, appended ? appended : st->u.assign.value, USE_HELD);
+      break;
+    }
+    case UDF_S_AUGASSIGN:
+      /* v op= e rebinds v to its own result: only e's reads of v matter. */
+      if (st->u.augassign.target->u.name.var == s->v && st->u.augassign.op == UDF_OP_ADD)
+        s->appends++;
+      scan_root(s, st->u.augassign.value, USE_HELD);
+      break;
+    case UDF_S_IF:
+      scan_root(s, st->u.if_.test, USE_HELD);
+      scan_block(s, &st->u.if_.body);
+      scan_block(s, &st->u.if_.orelse);
+      break;
+    case UDF_S_WHILE:
+      scan_root(s, st->u.while_.test, USE_HELD);
+      scan_block(s, &st->u.while_.body);
+      scan_block(s, &st->u.while_.orelse);
+      break;
+    case UDF_S_FOR:
+      scan_root(s, st->u.for_.iter, USE_HELD);
+      scan_block(s, &st->u.for_.body);
+      scan_block(s, &st->u.for_.orelse);
+      break;
+    case UDF_S_RETURN: scan_root(s, st->u.ret.value, USE_RETURNED); break;
+    default: break;
+    }
+  }
+}
+
+/* v qualifies: a plain str local that is appended to and never shared. */
+static bool appender_ok(const udf_func *f, const udf_var *v) {
+  if (v->type != UDF_TY_STR || v->is_comp_var)
+    return false;
+  struct scan s = {v, USE_HELD, 0, false};
+  scan_block(&s, &f->body);
+  return s.appends > 0 && !s.shared;
+}
+
+bool cg_find_appenders(cg *c, const udf_func *f) {
+  bool any = false;
+  for (int i = 0; i < f->nlocals; i++) {
+    c->appender[i] = appender_ok(f, f->locals[i]);
+    any |= c->appender[i];
+  }
+  return any;
+}
+
+cg_val cg_append_or_concat(cg *c, const udf_var *v, cg_val cur, cg_val x) {
+  LLVMValueRef args[2] = {cg_spill(c, cur.v), cg_spill(c, x.v)};
+  return cg_new_str(c, c->appender[v->index] ? "nrt_str_append" : "nrt_str_concat", "i:sssp",
+                    args, 2);
+}
+
+bool cg_is_self_concat(cg *c, const udf_stmt *s) {
+  const udf_expr *t = s->u.assign.targets[0];
+  return t->kind == UDF_E_NAME && c->appender[t->u.name.var->index] &&
+         self_concat(s, t->u.name.var) != NULL;
+}
+
+cg_val cg_fit_result(cg *c, cg_val v) {
+  if (!c->fits_results || udf_type_base(v.type) != UDF_TY_STR)
+    return v;
+  LLVMValueRef arg = cg_spill(c, v.v);
+  cg_val r = cg_new_str(c, "nrt_str_fit", "i:ssp", &arg, 1);
+  r.type = v.type;
+  cg_release(c, v);
+  return r;
+}
