@@ -413,9 +413,44 @@ static void format_float(struct nrt_cw *w, double v, const nrt_format_spec *f) {
 
 /* ------------------------------------------------------------------ ints */
 
+/* 'd' without grouping (`{n}`, `{n:5}`, `{n:05d}`, `{n:+}`): emit_number's layout in one
+ * pass. A zero fill with '=' alignment pads between sign and digits, which is where
+ * emit_number's minimum width puts its zeros when there is no separator to place. */
+static void format_decimal(struct nrt_cw *w, int64_t v, const nrt_format_spec *f) {
+  char digits[20];
+  int i = (int)sizeof digits;
+  uint64_t m = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+  do {
+    digits[--i] = (char)('0' + m % 10);
+    m /= 10;
+  } while (m);
+  char sign = v < 0 ? '-' : f->sign == '+' ? '+' : f->sign == ' ' ? ' ' : 0;
+  int64_t n_digits = (int64_t)sizeof digits - i;
+  int64_t padding = f->width - (n_digits + (sign ? 1 : 0));
+  int64_t lpad = 0, spad = 0, rpad = 0;
+  if (padding > 0) {
+    switch (f->align) {
+    case '<': rpad = padding; break;
+    case '^': lpad = padding / 2; rpad = padding - lpad; break;
+    case '=': spad = padding; break;
+    default: lpad = padding; break;
+    }
+  }
+  nrt_cw_fill(w, f->fill, lpad);
+  if (sign)
+    nrt_cw_char(w, sign);
+  nrt_cw_fill(w, f->fill, spad);
+  nrt_cw_bytes(w, digits + i, n_digits);
+  nrt_cw_fill(w, f->fill, rpad);
+}
+
 static int format_int(struct nrt_cw *w, int64_t v, const nrt_format_spec *f,
                       struct nrt_error *err) {
   char type = f->type ? f->type : 'd';
+  if (type == 'd' && !f->thousands) {
+    format_decimal(w, v, f);
+    return NRT_OK;
+  }
   switch (type) {
   case 'e': case 'E': case 'f': case 'F': case 'g': case 'G': case '%':
     format_float(w, (double)v, f);

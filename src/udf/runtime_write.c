@@ -29,7 +29,8 @@ int32_t nrt_udf_rt_write_int_spec(struct nrt_error *err, nrt_col_row_writer *w, 
   /* One pass when the width is modest: an int64 takes at most 64 binary digits, a sign, a
    * prefix and 16 separators (< 96 bytes), plus the padding, at most 4 bytes a fill
    * character. Other types ('c' may fail; e, f, g, % format a float) are measured first. */
-  bool digits = f->type == 0 || strchr("dbnoxX", f->type) != NULL;
+  bool digits = f->type == 0 || f->type == 'd' || f->type == 'b' || f->type == 'n' ||
+                f->type == 'o' || f->type == 'x' || f->type == 'X';
   if (digits && f->width >= -1 && f->width <= 4096) {
     size_t bound = 96 + 4 * (size_t)(f->width > 0 ? f->width : 0);
     char *p = nrt_col_row_room(w, bound, err);
