@@ -581,9 +581,38 @@ CASE_INLINE int convert_managed(const nrt_str *s, enum case_mode op, nrt_str *ou
   return NRT_OK;
 }
 
+/* op of one ASCII character (a character loop's `c.lower()`): s itself when unchanged, else
+ * the static one-character string. Tried before convert_managed, whose stack buffer makes
+ * its entry cost more than this whole mapping. */
+static inline bool ascii_char_managed(const nrt_str *s, enum case_mode op, nrt_str *out) {
+  if (s->len != 1 || (unsigned char)s->data[0] >= 0x80)
+    return false;
+  unsigned char c = (unsigned char)s->data[0], m = c;
+  bool upper = c >= 'A' && c <= 'Z', lower = c >= 'a' && c <= 'z';
+  bool to_lower = op == MODE_LOWER || op == MODE_FOLD || op == MODE_SWAP;
+  bool to_upper = !(op == MODE_LOWER || op == MODE_FOLD);
+  if (upper && to_lower)
+    m = (unsigned char)(c + 32);
+  else if (lower && to_upper)
+    m = (unsigned char)(c - 32);
+  if (m == c) {
+    *out = *s;
+    nrt_str_retain(out);
+  } else {
+    *out = nrt_str_view(&nrt_str_ascii_table[2 * m], 1);
+  }
+  return true;
+}
+
 #define CASE_MANAGED(name, op)                                                                 \
-  NRT_API int nrt_str_##name(const nrt_str *s, nrt_str *out, struct nrt_error *err) {          \
+  static __attribute__((noinline)) int name##_managed(const nrt_str *s, nrt_str *out,           \
+                                                      struct nrt_error *err) {                 \
     return convert_managed(s, op, out, err);                                                   \
+  }                                                                                            \
+  NRT_API int nrt_str_##name(const nrt_str *s, nrt_str *out, struct nrt_error *err) {          \
+    if (ascii_char_managed(s, op, out))                                                        \
+      return NRT_OK;                                                                           \
+    return name##_managed(s, out, err);                                                        \
   }
 CASE_MANAGED(upper, MODE_UPPER)
 CASE_MANAGED(lower, MODE_LOWER)

@@ -269,32 +269,18 @@ static int64_t append_room(const nrt_str *s) {
   return (int64_t)s->mi->size - NRT_STR_PAYLOAD_HEAD - 1 - used;
 }
 
-int nrt_str_append(const nrt_str *s, const nrt_str *x, nrt_str *out, struct nrt_error *err) {
-  if (x->len == 0 || s->len == 0)
-    return nrt_str_concat(s, x, out, err);
+/* s + x into a new buffer with room for as much again, and a block of at least 128 bytes (a
+ * typical row's string then needs one), rounded up to the allocator's 16-byte granule. Kept
+ * out of line: the in-place path then needs few registers. */
+static __attribute__((noinline)) int append_grow(const nrt_str *s, const nrt_str *x,
+                                                 nrt_str *out, struct nrt_error *err) {
   if (s->len > NRT_STR_MAX_LEN - x->len) {
     *out = nrt_str_empty();
     return nrt_error_set(err, NRT_EOVERFLOW, "strings are too large to concat");
   }
-  int64_t total = s->len + x->len;
-  if (append_room(s) >= x->len && __atomic_load_n(&s->mi->refct, __ATOMIC_ACQUIRE) == 1) {
-    /* x lies before s's end if it is a view of s: the copy does not overlap it. */
-    char *end = (char *)s->mi->data + NRT_STR_PAYLOAD_HEAD + s->len; /* == s->data + len */
-    nrt_copy_short(end, x->data, x->len);
-    end[x->len] = '\0';
-    memcpy(s->mi->data, &total, sizeof total);
-    /* The new reference: the caller holds the only other one, so no thread can race. */
-    __atomic_store_n(&s->mi->refct, 2, __ATOMIC_RELAXED);
-    out->mi = s->mi;
-    out->data = s->data;
-    out->len = total;
-    return NRT_OK;
-  }
-  /* A new buffer with room for as much again, and a block of at least 128 bytes (a typical
-   * row's string then needs one), rounded up to the allocator's 16-byte granule. Read s and
-   * x first: out may be either. */
+  /* Read s and x first: out may be either. */
   const char *sd = s->data, *xd = x->data;
-  int64_t sl = s->len, xl = x->len;
+  int64_t sl = s->len, xl = x->len, total = sl + xl;
   size_t head = sizeof(nrt_meminfo) + NRT_STR_PAYLOAD_HEAD + 1;
   int64_t cap = total <= NRT_STR_MAX_LEN / 2 ? 2 * total : NRT_STR_MAX_LEN;
   if (cap < 128 - (int64_t)head)
@@ -315,6 +301,32 @@ int nrt_str_append(const nrt_str *s, const nrt_str *x, nrt_str *out, struct nrt_
   b[total] = '\0';
   out->mi = mi;
   out->data = b;
+  out->len = total;
+  return NRT_OK;
+}
+
+int nrt_str_append(const nrt_str *s, const nrt_str *x, nrt_str *out, struct nrt_error *err) {
+  int64_t sl = s->len, xl = x->len;
+  if (xl == 0 || sl == 0)
+    return nrt_str_concat(s, x, out, err);
+  /* In place (room implies no overflow); anything else grows out of line. */
+  if (append_room(s) < xl || __atomic_load_n(&s->mi->refct, __ATOMIC_ACQUIRE) != 1)
+    return append_grow(s, x, out, err);
+  /* x lies before s's end if it is a view of s: the copy does not overlap it. */
+  char *end = (char *)s->mi->data + NRT_STR_PAYLOAD_HEAD + sl; /* == s->data + sl */
+  if (xl <= 8) { /* a character or a short piece: no library call */
+    for (int64_t i = 0; i < xl; i++)
+      end[i] = x->data[i];
+  } else {
+    memcpy(end, x->data, (size_t)xl);
+  }
+  end[xl] = '\0';
+  int64_t total = sl + xl;
+  memcpy(s->mi->data, &total, sizeof total);
+  /* The new reference: the caller holds the only other one, so no thread can race. */
+  __atomic_store_n(&s->mi->refct, 2, __ATOMIC_RELAXED);
+  out->mi = s->mi;
+  out->data = s->data;
   out->len = total;
   return NRT_OK;
 }

@@ -86,7 +86,7 @@ static void check_mapping(long rec, size_t k, const char *s, uint32_t len, const
   if (mappings[k].managed(&in, &out, &err) != NRT_OK || out.len != (int64_t)rlen ||
       memcmp(out.data, r, rlen) != 0 || (same && len > 0 && out.mi != in.mi) ||
       (same && len > 0 && out.data != in.data) || (len == 0 && out.mi != NULL) ||
-      (!same && out.mi == NULL) ||
+      (!same && out.mi == NULL && rlen != 1) || /* an ASCII character may be static */
       (out.mi && out.data[out.len] != 0))
     report(rec, "managed result", s, len);
   nrt_str_release(&out);
