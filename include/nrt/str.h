@@ -193,8 +193,9 @@ NRT_API bool nrt_str_contains(const char *hay, int64_t hlen, const char *needle,
 
 /* ---------------------------------------------------------------- concatenation, repetition */
 
-/* a + b: a new string, or a (b) itself when the other is empty. NRT_EOVERFLOW when the sum is
- * too long ("strings are too large to concat"). */
+/* a + b: a new string, or a (b) itself when the other is empty (a copy if that one is a
+ * result of nrt_str_append with room left: such a buffer is never shared). NRT_EOVERFLOW when
+ * the sum is too long ("strings are too large to concat"). */
 NRT_API int nrt_str_concat(const nrt_str *a, const nrt_str *b, nrt_str *out,
                            struct nrt_error *err);
 

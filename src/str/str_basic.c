@@ -234,9 +234,23 @@ bool nrt_str_contains(const char *hay, int64_t hlen, const char *needle, int64_t
   return nrt_str_find_bytes(hay, hlen, needle, nlen) != NULL;
 }
 
+/* The room of an append buffer: bytes it can hold past its length (0 for any other string,
+ * whose block is exactly its length: see nrt/str.h). */
+static int64_t append_room(const nrt_str *s) {
+  if (!s->mi || s->data != (const char *)s->mi->data + NRT_STR_PAYLOAD_HEAD)
+    return 0;
+  int64_t used;
+  memcpy(&used, s->mi->data, sizeof used);
+  if (used != s->len)
+    return 0; /* a shorter value of a buffer that has grown since: never append to it */
+  return (int64_t)s->mi->size - NRT_STR_PAYLOAD_HEAD - 1 - used;
+}
+
 int nrt_str_concat(const nrt_str *a, const nrt_str *b, nrt_str *out, struct nrt_error *err) {
   if (b->len == 0 || a->len == 0) {
     const nrt_str *r = b->len == 0 ? a : b;
+    if (append_room(r) > 0) /* a buffer still growing: never shared */
+      return nrt_str_new(r->data, r->len, out, err);
     nrt_str_retain(r);
     *out = *r;
     return NRT_OK;
@@ -255,18 +269,6 @@ int nrt_str_concat(const nrt_str *a, const nrt_str *b, nrt_str *out, struct nrt_
   nrt_copy_short(p, ad, al);
   nrt_copy_short(p + al, bd, bl);
   return NRT_OK;
-}
-
-/* The room of an append buffer: bytes it can hold past its length (0 for any other string,
- * whose block is exactly its length: see nrt/str.h). */
-static int64_t append_room(const nrt_str *s) {
-  if (!s->mi || s->data != (const char *)s->mi->data + NRT_STR_PAYLOAD_HEAD)
-    return 0;
-  int64_t used;
-  memcpy(&used, s->mi->data, sizeof used);
-  if (used != s->len)
-    return 0; /* a shorter value of a buffer that has grown since: never append to it */
-  return (int64_t)s->mi->size - NRT_STR_PAYLOAD_HEAD - 1 - used;
 }
 
 /* s + x into a new buffer with room for as much again, and a block of at least 128 bytes (a

@@ -11,10 +11,11 @@
  * shares the string. Instead a local qualifies when the code proves that its value is never
  * held anywhere else (appender_ok below): every read of v other than its appends is
  * consumed within its statement (an ancestor has a scalar type: len(v), v == x, `if v`,
- * v.endswith(x); never an argument of a user function), discarded (an expression statement),
- * or returned (directly, through `+` or through a conditional expression's branches). A value leaving a function that has such
- * a local goes through nrt_str_fit, so a buffer with room never leaves its variable and only
- * that variable ever appends to it. The appends themselves follow the calling convention (a
+ * v.endswith(x); or is a concatenation, which copies rather than shares a growing operand:
+ * `result = out + '!'`; never an argument of a user function), discarded (an expression
+ * statement), or returned (directly or through a conditional expression's branches). A value
+ * leaving a function that has such a local goes through nrt_str_fit, so a buffer with room
+ * never leaves its variable and only that variable ever appends to it. The appends themselves follow the calling convention (a
  * new reference out, the old value released by the bind), so refprune stays sound. */
 #include "udf/codegen_internal.h"
 
@@ -48,11 +49,13 @@ static void scan_expr(struct scan *s, const udf_expr *e) {
     return;
   }
   enum use outer = s->use;
+  bool concat = e->kind == UDF_E_BINARY && e->u.binary.op == UDF_OP_ADD &&
+                udf_type_base(e->type) == UDF_TY_STR;
   if (e->kind == UDF_E_CALL && e->u.call.ckind == UDF_CALL_FUNC)
     s->use = USE_HELD; /* another function's locals could take v's value */
-  else if (is_scalar(e->type))
-    s->use = USE_CONSUMED;
-  else if (outer == USE_RETURNED && !(e->kind == UDF_E_BINARY || e->kind == UDF_E_IFEXP))
+  else if (is_scalar(e->type) || concat)
+    s->use = USE_CONSUMED; /* a concatenation copies a growing operand (nrt_str_concat) */
+  else if (outer == USE_RETURNED && e->kind != UDF_E_IFEXP)
     s->use = USE_HELD; /* a call, subscript, list... may keep v's value */
   udf_expr_each_child(e, scan_child, s);
   s->use = outer;

@@ -160,9 +160,13 @@ static void test_append_fit(void) {
   nrt_str_release(&r);
   CHECK_EQ_INT(nrt_str_fit(&x, &r, NULL), NRT_OK);
   CHECK(r.mi == NULL && r.data == x.data);
-  /* Empty operands give the other operand itself, as concatenation does. */
+  /* Empty operands give the other operand itself, as concatenation does, except that a
+   * buffer with room is copied: nothing but its owner ever holds it. */
   CHECK_EQ_INT(nrt_str_append(&acc, &e, &r, NULL), NRT_OK);
-  CHECK(r.mi == acc.mi && r.len == 1000);
+  CHECK(r.mi != acc.mi && r.len == 1000 && r.mi->size == 1009);
+  nrt_str_release(&r);
+  CHECK_EQ_INT(nrt_str_concat(&e, &acc, &r, NULL), NRT_OK);
+  CHECK(r.mi != acc.mi && r.len == 1000 && r.mi->size == 1009);
   nrt_str_release(&r);
   CHECK_EQ_INT(nrt_str_append(&e, &x, &r, NULL), NRT_OK);
   CHECK(r.mi == NULL && r.data == x.data);

@@ -686,6 +686,17 @@ case("""def f(s):
         out += c
     return out
 """, name="append: starts from the parameter")
+case("""def f(s):
+    out = ''
+    firsts = ''
+    for c in s:
+        out += c
+        t = '' + out
+        firsts += t[:1]
+    result = out + ''
+    out += '?'
+    return result + '|' + out + '|' + t + '|' + firsts
+""", name="append: concatenations of a growing local copy it")
 
 
 def pick_function(src, func):

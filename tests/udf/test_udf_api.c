@@ -205,17 +205,22 @@ static void test_append_in_place(void) {
       "def f(s):\n    for c in 'ab':\n        s += c + str(len(s))\n    return s\n",
       ("def f(s):\n    r = ''\n    for c in s:\n        r += c\n        r.upper()\n"
        "    return r.count('a') > 1\n"),
+      "def f(s):\n    out = ''\n    for c in s:\n        out += out[:1] + c\n    return out\n",
+      ("def f(s):\n    out = ''\n    for c in s:\n        out += c\n        t = '' + out\n"
+       "    result = out + '!'\n    return result + t\n"),
   };
   static const char *const shared[] = {
       ("def f(s):\n    out = ''\n    t = out\n    for c in s:\n        out += c\n"
        "        t = out\n    return t\n"),
-      "def f(s):\n    out = ''\n    for c in s:\n        out += out[:1] + c\n    return out\n",
+      "def f(s):\n    out = 'a'\n    for c in s:\n        out += out[:1]\n    return out\n",
       ("def g(x):\n    return x\n\ndef f(s):\n    out = ''\n    for c in s:\n"
        "        out += c\n        if len(g(out)) > 3:\n            break\n    return out\n"),
       ("def f(s):\n    out = ''\n    for c in s:\n        out += c\n        for d in out:\n"
        "            pass\n    return out\n"),
       "def f(s):\n    out = ''\n    for c in s:\n        out += c\n    return out.strip()\n",
       "def f(s):\n    out = ''\n    for c in s:\n        out += c\n    return [out][0]\n",
+      ("def f(s):\n    out = ''\n    for c in s:\n        out += c\n"
+       "    t = out if out else s\n    return t\n"),
   };
   for (size_t i = 0; i < sizeof grown / sizeof grown[0]; i++)
     CHECK(grows_in_place(grown[i]));
