@@ -272,6 +272,21 @@ static int64_t grouped_positions(int64_t n_digits, int64_t min_width, int group,
   return positions;
 }
 
+/* Where `padding` fill characters go for alignment f->align: left of everything, between
+ * the sign (and prefix) and the digits ('='), or right. */
+static void split_padding(const nrt_format_spec *f, int64_t padding, int64_t *lpad,
+                          int64_t *spad, int64_t *rpad) {
+  *lpad = *spad = *rpad = 0;
+  if (padding <= 0)
+    return;
+  switch (f->align) {
+  case '<': *rpad = padding; break;
+  case '^': *lpad = padding / 2; *rpad = padding - *lpad; break;
+  case '=': *spad = padding; break;
+  default: *lpad = padding; break;
+  }
+}
+
 static char upper_ascii(char c) {
   return c >= 'a' && c <= 'z' ? (char)(c - 32) : c;
 }
@@ -292,16 +307,8 @@ static void emit_number(struct nrt_cw *w, const nrt_format_spec *f, const struct
   int64_t grouped = 0, positions = 0;
   if (num->n_digits > 0)
     positions = grouped_positions(num->n_digits, min_width, group, &grouped);
-  int64_t padding = f->width - (non_digit + grouped);
-  int64_t lpad = 0, spad = 0, rpad = 0;
-  if (padding > 0) {
-    switch (f->align) {
-    case '<': rpad = padding; break;
-    case '^': lpad = padding / 2; rpad = padding - lpad; break;
-    case '=': spad = padding; break;
-    default: lpad = padding; break;
-    }
-  }
+  int64_t lpad, spad, rpad;
+  split_padding(f, f->width - (non_digit + grouped), &lpad, &spad, &rpad);
   nrt_cw_fill(w, f->fill, lpad);
   if (sign)
     nrt_cw_char(w, sign);
@@ -417,30 +424,16 @@ static void format_float(struct nrt_cw *w, double v, const nrt_format_spec *f) {
  * pass. A zero fill with '=' alignment pads between sign and digits, which is where
  * emit_number's minimum width puts its zeros when there is no separator to place. */
 static void format_decimal(struct nrt_cw *w, int64_t v, const nrt_format_spec *f) {
-  char digits[20];
-  int i = (int)sizeof digits;
-  uint64_t m = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-  do {
-    digits[--i] = (char)('0' + m % 10);
-    m /= 10;
-  } while (m);
+  char text[NRT_STR_INT64_MAX_BYTES];
+  int64_t n = nrt_str_from_int64_into(v, text), n_sign = v < 0 ? 1 : 0; /* str(v) */
   char sign = v < 0 ? '-' : f->sign == '+' ? '+' : f->sign == ' ' ? ' ' : 0;
-  int64_t n_digits = (int64_t)sizeof digits - i;
-  int64_t padding = f->width - (n_digits + (sign ? 1 : 0));
-  int64_t lpad = 0, spad = 0, rpad = 0;
-  if (padding > 0) {
-    switch (f->align) {
-    case '<': rpad = padding; break;
-    case '^': lpad = padding / 2; rpad = padding - lpad; break;
-    case '=': spad = padding; break;
-    default: lpad = padding; break;
-    }
-  }
+  int64_t lpad, spad, rpad;
+  split_padding(f, f->width - (n - n_sign + (sign ? 1 : 0)), &lpad, &spad, &rpad);
   nrt_cw_fill(w, f->fill, lpad);
   if (sign)
     nrt_cw_char(w, sign);
   nrt_cw_fill(w, f->fill, spad);
-  nrt_cw_bytes(w, digits + i, n_digits);
+  nrt_cw_bytes(w, text + n_sign, n - n_sign);
   nrt_cw_fill(w, f->fill, rpad);
 }
 
