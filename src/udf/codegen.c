@@ -238,6 +238,18 @@ static void assign_unpack(cg *c, const udf_expr *target, const udf_expr *value) 
 
 static cg_val binop_values(cg *c, udf_binop op, cg_val l, cg_val r, udf_type type);
 
+/* var = cur op value, cur being var's value already read: `var op= value`. A growing local
+ * appends (codegen_append.c). */
+static void rebind(cg *c, const udf_var *var, udf_binop op, cg_val cur, const udf_expr *value) {
+  cg_val r = cg_expr(c, value);
+  cg_val v = op == UDF_OP_ADD && c->appender[var->index]
+                 ? cg_str_append(c, cur, r)
+                 : binop_values(c, op, cur, r, var->type);
+  cg_release(c, r);
+  cg_bind(c, var, v);
+  cg_release(c, v);
+}
+
 static void emit_stmt(cg *c, const udf_stmt *s) {
   switch (s->kind) {
   case UDF_S_PASS:
@@ -255,14 +267,10 @@ static void emit_stmt(cg *c, const udf_stmt *s) {
       assign_unpack(c, s->u.assign.targets[0], s->u.assign.value);
       return;
     }
-    if (cg_is_self_concat(c, s)) { /* v = v + e: appended in place */
+    if (cg_is_self_concat(c, s)) { /* v = v + e: as v += e */
       const udf_expr *sum = s->u.assign.value;
       cg_val cur = cg_expr(c, sum->u.binary.left);
-      cg_val r = cg_expr(c, sum->u.binary.right);
-      cg_val v = cg_append_or_concat(c, sum->u.binary.left->u.name.var, cur, r);
-      cg_release(c, r);
-      cg_bind(c, sum->u.binary.left->u.name.var, v);
-      cg_release(c, v);
+      rebind(c, sum->u.binary.left->u.name.var, UDF_OP_ADD, cur, sum->u.binary.right);
       return;
     }
     cg_val v = cg_expr(c, s->u.assign.value);
@@ -287,13 +295,7 @@ static void emit_stmt(cg *c, const udf_stmt *s) {
   case UDF_S_AUGASSIGN: {
     const udf_expr *t = s->u.augassign.target;
     cg_val cur = cg_read_var(c, t->u.name.var, t->u.name.check_bound, t->loc);
-    cg_val r = cg_expr(c, s->u.augassign.value);
-    cg_val v = s->u.augassign.op == UDF_OP_ADD && c->appender[t->u.name.var->index]
-                   ? cg_append_or_concat(c, t->u.name.var, cur, r)
-                   : binop_values(c, s->u.augassign.op, cur, r, t->u.name.var->type);
-    cg_release(c, r);
-    cg_bind(c, t->u.name.var, v);
-    cg_release(c, v);
+    rebind(c, t->u.name.var, s->u.augassign.op, cur, s->u.augassign.value);
     return;
   }
   case UDF_S_IF: {

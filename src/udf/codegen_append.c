@@ -138,10 +138,9 @@ bool cg_find_appenders(cg *c, const udf_func *f) {
   return any;
 }
 
-cg_val cg_append_or_concat(cg *c, const udf_var *v, cg_val cur, cg_val x) {
+cg_val cg_str_append(cg *c, cg_val cur, cg_val x) {
   LLVMValueRef args[2] = {cg_spill(c, cur.v), cg_spill(c, x.v)};
-  return cg_new_str(c, c->appender[v->index] ? "nrt_str_append" : "nrt_str_concat", "i:sssp",
-                    args, 2);
+  return cg_new_str(c, "nrt_str_append", "i:sssp", args, 2);
 }
 
 bool cg_is_self_concat(cg *c, const udf_stmt *s) {

@@ -152,7 +152,7 @@ bool cg_write_forward(cg *c, const udf_block *blk, int i);
 
 /* ---- growing str locals in place (codegen_append.c) */
 bool cg_find_appenders(cg *c, const udf_func *f); /* sets c->appender; true if any */
-cg_val cg_append_or_concat(cg *c, const udf_var *v, cg_val cur, cg_val x); /* v's cur + x */
+cg_val cg_str_append(cg *c, cg_val cur, cg_val x); /* a growing local's cur + x */
 bool cg_is_self_concat(cg *c, const udf_stmt *assign); /* `v = v + e` for an appender v */
 cg_val cg_fit_result(cg *c, cg_val v); /* a value leaving the function (nrt_str_fit) */
 
