@@ -10,14 +10,6 @@
 #include "nrt/str.h"
 #include "support/check.h"
 
-static int64_t scale(int64_t n) {
-#ifdef NRT_UNDER_SANITIZER
-  return n / 4;
-#else
-  return getenv("NRT_UNDER_VALGRIND") ? n / 10 : n;
-#endif
-}
-
 /* Row i of the test input: varied lengths, non-ASCII text, every 7th row null. */
 static int row_text(int64_t i, char *buf, size_t cap) {
   static const char *parts[] = {"a", "é", "漢字", "ß", "xyz", " ", "ü", "Q"};
@@ -539,7 +531,7 @@ static void test_failure_injection(void) {
 int main(void) {
   struct nrt_stats s0, s1;
   nrt_stats_get(&s0);
-  nrt_column *in = make_input(scale(100000), 1);
+  nrt_column *in = make_input(check_scale(100000), 1);
   test_string_results(in);
   test_numeric_results(in);
   test_null_results(in);

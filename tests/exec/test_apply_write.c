@@ -10,14 +10,6 @@
 #include "nrt/str.h"
 #include "support/check.h"
 
-static int64_t scale(int64_t n) {
-#ifdef NRT_UNDER_SANITIZER
-  return n / 4;
-#else
-  return getenv("NRT_UNDER_VALGRIND") ? n / 10 : n;
-#endif
-}
-
 /* Row i: its number, then up to 40 characters of mixed text; every 13th row null. */
 static nrt_column *make_input(int64_t rows) {
   static const char *parts[] = {"a", "é", "漢字", "ß", "xyz", " ", "ü", "Q", "ﬃ"};
@@ -215,7 +207,7 @@ static int write_trial(void *arg) {
 int main(void) {
   struct nrt_stats s0, s1;
   nrt_stats_get(&s0);
-  nrt_column *in = make_input(scale(20000));
+  nrt_column *in = make_input(check_scale(20000));
   test_same_as_value_form(in);
   test_errors(in);
   nrt_col_release(in);

@@ -298,21 +298,21 @@ static void test_split(void) {
 
 /* ---- slices with steps 1 and -1 against a walk over the code point offsets */
 
+/* One slice bound as slice.indices adjusts it: None is `none`, negatives count from the end,
+ * and the result lies in [lo, hi]. */
+static int64_t ref_bound(int64_t x, int64_t none, int64_t n, int64_t lo, int64_t hi) {
+  if (x == NRT_STR_NONE)
+    return none;
+  if (x < 0)
+    return x + n < lo ? lo : x + n;
+  return x > hi ? hi : x;
+}
+
 /* Python's slice.indices for a string of n code points; returns the count. */
 static int64_t ref_indices(int64_t n, int64_t *start, int64_t stop, int64_t step) {
-  int64_t lo = step > 0 ? 0 : -1, hi = step > 0 ? n : n - 1, b = *start, e = stop;
-  if (b == NRT_STR_NONE)
-    b = step < 0 ? hi : lo;
-  else if (b < 0)
-    b = b + n < lo ? lo : b + n;
-  else if (b > hi)
-    b = hi;
-  if (e == NRT_STR_NONE)
-    e = step < 0 ? lo : hi;
-  else if (e < 0)
-    e = e + n < lo ? lo : e + n;
-  else if (e > hi)
-    e = hi;
+  int64_t lo = step > 0 ? 0 : -1, hi = step > 0 ? n : n - 1;
+  int64_t b = ref_bound(*start, step < 0 ? hi : lo, n, lo, hi);
+  int64_t e = ref_bound(stop, step < 0 ? lo : hi, n, lo, hi);
   *start = b;
   if (step > 0)
     return b < e ? (e - b - 1) / step + 1 : 0;

@@ -30,6 +30,14 @@ int check_finish(const char *name) {
   return failures ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
+int64_t check_scale(int64_t n) {
+#ifdef NRT_UNDER_SANITIZER
+  return n / 4;
+#else
+  return getenv("NRT_UNDER_VALGRIND") ? n / 10 : n;
+#endif
+}
+
 struct check_live check_live_now(void) {
   struct nrt_stats s;
   nrt_stats_get(&s);

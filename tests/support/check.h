@@ -41,6 +41,10 @@ void check_pass(void);
                   check_a_ ? check_a_ : "(null)", check_b_ ? check_b_ : "(null)");           \
   } while (0)
 
+/* A workload of n, cut for slow runs: a quarter under the sanitizers, a tenth under valgrind
+ * (NRT_UNDER_VALGRIND set). */
+int64_t check_scale(int64_t n);
+
 /* Prints "<name>: N checks, M failed" and returns the process exit status. */
 int check_finish(const char *name);
 
