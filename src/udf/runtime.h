@@ -95,6 +95,10 @@ int32_t nrt_udf_rt_repr(struct nrt_error *err, const nrt_str *s, int32_t ascii, 
  * They return NRT_OK or the output's error (NRT_ENOMEM, NRT_ERANGE) with its message in err. */
 int32_t nrt_udf_rt_write_room(struct nrt_error *err, nrt_col_row_writer *w, int64_t size,
                               int32_t shift);
+/* The status of a failed nrt_col_row_room, which filled err (when there is one). */
+static inline int32_t nrt_udf_room_failed(const struct nrt_error *err) {
+  return err && err->code ? err->code : NRT_ENOMEM;
+}
 /* f-string fields: format(v, spec) of an int / float / str written into the row (the spec
  * parsed per call, with Python's errors). */
 int32_t nrt_udf_rt_write_int(struct nrt_error *err, nrt_col_row_writer *w, int64_t v,

@@ -80,16 +80,6 @@ int nrt_udf_parse_str_spec(const char *spec, int64_t speclen, struct nrt_udf_str
   return NRT_OK;
 }
 
-/* Byte length of the first `prec` code points of s (all of s when it has fewer). */
-static int64_t prefix_bytes(const char *s, int64_t len, int64_t prec) {
-  int64_t i = 0;
-  for (int64_t k = 0; k < prec && i < len; k++) {
-    unsigned char b = (unsigned char)s[i];
-    i += b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
-  }
-  return i;
-}
-
 /* Pads s[0..len) (n code points) to the spec's width into out (room for the result); returns
  * the bytes written. format() centres with the odd fill on the right (str.center puts it on
  * the left). */
@@ -114,8 +104,9 @@ static int str_layout(const struct nrt_udf_str_spec *f, const char *s, int64_t l
                       int64_t *chars, int64_t *size, struct nrt_error *err) {
   int64_t n = nrt_str_len(s, len);
   *keep = len;
-  if (f->prec >= 0 && n > f->prec) {
-    *keep = prefix_bytes(s, len, f->prec);
+  if (f->prec >= 0 && n > f->prec) { /* keep the bytes before code point prec */
+    int64_t nbytes;
+    nrt_str_char_range(s, len, f->prec, keep, &nbytes, NULL);
     n = f->prec;
   }
   *chars = n;
@@ -157,7 +148,7 @@ int32_t nrt_udf_rt_write_str_spec(struct nrt_error *err, nrt_col_row_writer *w,
     return rc;
   char *p = nrt_col_row_room(w, (size_t)size, err);
   if (!p)
-    return err->code ? err->code : NRT_ENOMEM;
+    return nrt_udf_room_failed(err);
   w->pos = p + pad_into(f, data, keep, chars, p);
   return NRT_OK;
 }

@@ -5,37 +5,26 @@
 #include "nrt/str_convert.h"
 #include "udf/runtime.h"
 
-/* The output's error: nrt_col_row_room filled err. */
-static int32_t room_failed(struct nrt_error *err) {
-  return err && err->code ? err->code : NRT_ENOMEM;
-}
-
 int32_t nrt_udf_rt_write_room(struct nrt_error *err, nrt_col_row_writer *w, int64_t size,
                               int32_t shift) {
   if (size < 0 || (uint64_t)size > (SIZE_MAX >> 2) >> shift)
     return nrt_error_set(err, NRT_ERANGE, "string too large");
-  return nrt_col_row_room(w, (size_t)size << shift, err) ? NRT_OK : room_failed(err);
+  return nrt_col_row_room(w, (size_t)size << shift, err) ? NRT_OK : nrt_udf_room_failed(err);
 }
 
 int32_t nrt_udf_rt_write_int_spec(struct nrt_error *err, nrt_col_row_writer *w, int64_t v,
                                   const nrt_format_spec *f) {
-  if (f->empty) { /* format(v, '') is str(v): at most 20 bytes */
-    char *p = nrt_col_row_room(w, 20, err);
-    if (!p)
-      return room_failed(err);
-    w->pos = p + nrt_str_from_int64_into(v, p);
-    return NRT_OK;
-  }
-  /* One pass when the width is modest: an int64 takes at most 64 binary digits, a sign, a
-   * prefix and 16 separators (< 96 bytes), plus the padding, at most 4 bytes a fill
-   * character. Other types ('c' may fail; e, f, g, % format a float) are measured first. */
+  /* One pass when the width is modest (the empty spec, str(v), included): an int64 takes at
+   * most 64 binary digits, a sign, a prefix and 16 separators (< 96 bytes), plus the padding,
+   * at most 4 bytes a fill character. Other types ('c' may fail; e, f, g, % format a float)
+   * are measured first. */
   bool digits = f->type == 0 || f->type == 'd' || f->type == 'b' || f->type == 'n' ||
                 f->type == 'o' || f->type == 'x' || f->type == 'X';
   if (digits && f->width >= -1 && f->width <= 4096) {
     size_t bound = 96 + 4 * (size_t)(f->width > 0 ? f->width : 0);
     char *p = nrt_col_row_room(w, bound, err);
     if (!p)
-      return room_failed(err);
+      return nrt_udf_room_failed(err);
     w->pos = p + nrt_str_format_int_into(v, f, p);
     return NRT_OK;
   }
@@ -45,7 +34,7 @@ int32_t nrt_udf_rt_write_int_spec(struct nrt_error *err, nrt_col_row_writer *w, 
     return rc;
   char *p = nrt_col_row_room(w, (size_t)size, err);
   if (!p)
-    return room_failed(err);
+    return nrt_udf_room_failed(err);
   w->pos = p + nrt_str_format_int_into(v, f, p);
   return NRT_OK;
 }
@@ -55,7 +44,7 @@ int32_t nrt_udf_rt_write_float_spec(struct nrt_error *err, nrt_col_row_writer *w
   int64_t size = nrt_str_format_float_size(v, f);
   char *p = nrt_col_row_room(w, (size_t)size, err);
   if (!p)
-    return room_failed(err);
+    return nrt_udf_room_failed(err);
   w->pos = p + nrt_str_format_float_into(v, f, p);
   return NRT_OK;
 }
@@ -88,7 +77,7 @@ int32_t nrt_udf_rt_write_replace(struct nrt_error *err, nrt_col_row_writer *w,
     return nrt_error_set(err, NRT_EOVERFLOW, "replace string is too long");
   char *p = nrt_col_row_room(w, (size_t)size, err);
   if (!p)
-    return room_failed(err);
+    return nrt_udf_room_failed(err);
   w->pos = p + nrt_str_replace_into(s->data, s->len, old_s->data, old_s->len, new_s->data,
                                     new_s->len, count, p);
   return NRT_OK;
