@@ -15,8 +15,9 @@
  * `result = out + '!'`; never an argument of a user function), discarded (an expression
  * statement), or returned (directly or through a conditional expression's branches). A value
  * leaving a function that has such a local goes through nrt_str_fit, so a buffer with room
- * never leaves its variable and only that variable ever appends to it. The appends themselves follow the calling convention (a
- * new reference out, the old value released by the bind), so refprune stays sound. */
+ * never leaves its variable and only that variable ever appends to it. The appends themselves
+ * follow the calling convention (a new reference out, the old value released by the bind), so
+ * refprune stays sound. */
 #include "udf/codegen_internal.h"
 
 static bool is_scalar(udf_type t) {

@@ -7,8 +7,9 @@
  * padded strings formatted in place), replace() and sep.join(s.split(old)) write the
  * replaced text, and str(s) of a str writes s. Any other expression is evaluated as usual
  * and its bytes copied. So `s.upper() + 'abc'` makes no string at all, where the value form
- * makes two. Each write checks the room inline and calls the runtime only to grow it. Python's evaluation order is kept (left
- * operand before right); an error midway leaves a partly written row, which apply drops.
+ * makes two. Each write checks the room inline and calls the runtime only to grow it.
+ * Python's evaluation order is kept (left operand before right); an error midway leaves a
+ * partly written row, which apply drops.
  * A None result (a None branch, a nullable value that is None) ends the row as null:
  * status NRT_EXEC_ROW_NULL, after releasing the live temporaries. */
 #include <string.h>

@@ -28,7 +28,8 @@ static const struct nrt_udf_symbol common[] = {
     SYM(nrt_udf_rt_write_replace), SYM(nrt_udf_rt_write_str_spec),
     SYM(nrt_udf_rt_write_int_spec), SYM(nrt_udf_rt_write_float_spec), SYM(nrt_mi_destroy),
     /* the str layer, called directly */
-    SYM(nrt_str_concat), SYM(nrt_str_append), SYM(nrt_str_fit), SYM(nrt_str_repeat), SYM(nrt_str_contains), SYM(nrt_str_eq),
+    SYM(nrt_str_concat), SYM(nrt_str_append), SYM(nrt_str_fit), SYM(nrt_str_repeat),
+    SYM(nrt_str_contains), SYM(nrt_str_eq),
     SYM(nrt_str_compare), SYM(nrt_str_len), SYM(nrt_str_upper), SYM(nrt_str_lower),
     SYM(nrt_str_casefold), SYM(nrt_str_capitalize), SYM(nrt_str_title), SYM(nrt_str_swapcase),
     SYM(nrt_str_upper_into), SYM(nrt_str_lower_into), SYM(nrt_str_casefold_into),
