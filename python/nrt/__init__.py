@@ -1,0 +1,29 @@
+"""nrt: Python string UDFs compiled with LLVM and run over Arrow columns on every core,
+with Python's exact semantics and no leak.
+
+    import nrt
+
+    @nrt.udf
+    def tag(s):
+        return s.upper() + "abc" if s else s
+
+    tag(pyarrow_array)      # pyarrow in, pyarrow out; pandas, Polars and lists alike
+"""
+
+from . import _nrt
+from ._errors import CompileError, CompileSyntaxError, CompileTypeError
+from ._udf import UDF, udf
+
+Column = _nrt.Column
+Buffer = _nrt.Buffer
+__version__ = _nrt.version
+
+
+def stats():
+    """The runtime's statistics: alloc, free, mi_alloc, mi_free (counts since the process
+    started), bytes_alloc, bytes_free, live_bytes and live_meminfos."""
+    return _nrt.stats()
+
+
+__all__ = ["udf", "UDF", "Column", "Buffer", "stats", "CompileError", "CompileSyntaxError",
+           "CompileTypeError", "__version__"]

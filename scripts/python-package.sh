@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Builds the Python package from this tree and installs it into .venv/ (`pip install .`:
+# scikit-build-core drives the same CMake project; build-python/ keeps the build between
+# runs). Makes .venv/ first when needed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/python-env.sh
+echo "=== python package (pip install .)" >&2
+.venv/bin/python -m pip install -q --disable-pip-version-check --no-build-isolation --no-deps \
+  --force-reinstall . >&2
