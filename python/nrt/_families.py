@@ -93,12 +93,39 @@ def to_family(col, fam, source):
         return _pandas_result(col, source)
     if fam == "polars":
         import polars as pl
-        return pl.Series(col).alias(source.name)
+        return pl.Series(_Named(col, source.name))
     import pyarrow as pa
     arr = pa.array(col)
     if fam == "pyarrow":
         return arr
     return pa.chunked_array([arr], type=arr.type)
+
+
+class _Named:
+    """A column exported under a field name (Polars names a series after it)."""
+
+    __slots__ = ("col", "name")
+
+    def __init__(self, col, name):
+        self.col, self.name = col, name
+
+    def __arrow_c_array__(self, requested_schema=None):
+        if requested_schema is not None:
+            return self.col.__arrow_c_array__(requested_schema)
+        return self.col._arrow_c_array_named(self.name)
+
+
+_polars_newest = None
+
+
+def _polars_column(obj):
+    """A Polars series as a column: its Arrow arrays in the newest layout (string_view, as
+    Polars stores strings), without copying."""
+    global _polars_newest
+    if _polars_newest is None:
+        import polars as pl
+        _polars_newest = pl.CompatLevel.newest()
+    return _nrt.Column(obj.to_arrow(compat_level=_polars_newest))
 
 
 def _pandas_column(obj):
@@ -116,6 +143,9 @@ def _pandas_column(obj):
 def column_of(obj, fam=None):
     if isinstance(obj, _nrt.Column):
         return obj
-    if (fam or family(obj)) == "pandas":
+    fam = fam or family(obj)
+    if fam == "pandas":
         return _pandas_column(obj)
+    if fam == "polars":
+        return _polars_column(obj)
     return _nrt.Column(obj)

@@ -209,11 +209,9 @@ static nrt_column *column_for_request(nrt_column *col, PyObject *requested) {
   return conv;
 }
 
-static PyObject *column_arrow_c_array(PyObject *self, PyObject *args, PyObject *kwargs) {
-  static char *kwlist[] = {"requested_schema", NULL};
-  PyObject *requested = NULL;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O:__arrow_c_array__", kwlist, &requested))
-    return NULL;
+/* Exports the column as a (schema, array) capsule pair; a non-NULL name is the field name
+ * of the schema (not for list columns, whose schema describes their child too). */
+static PyObject *export_capsules(PyObject *self, PyObject *requested, const char *name) {
   nrt_column *col = column_for_request(col_of(self), requested);
   if (!col)
     return NULL;
@@ -227,7 +225,11 @@ static PyObject *column_arrow_c_array(PyObject *self, PyObject *args, PyObject *
     nrt_col_release(col);
     return PyErr_NoMemory();
   }
-  if (nrt_col_export_arrow(col, array, schema, &err)) {
+  bool named = name && col->type != NRT_COL_LIST;
+  if (nrt_col_export_arrow(col, array, named ? NULL : schema, &err) ||
+      (named && nrt_col_export_schema(col->type, name, schema, &err))) {
+    if (named && array->release)
+      array->release(array);
     free(schema);
     free(array);
     nrt_col_release(col);
@@ -249,6 +251,23 @@ static PyObject *column_arrow_c_array(PyObject *self, PyObject *args, PyObject *
   Py_XDECREF(sc);
   Py_XDECREF(ac);
   return result;
+}
+
+static PyObject *column_arrow_c_array(PyObject *self, PyObject *args, PyObject *kwargs) {
+  static char *kwlist[] = {"requested_schema", NULL};
+  PyObject *requested = NULL;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O:__arrow_c_array__", kwlist, &requested))
+    return NULL;
+  return export_capsules(self, requested, NULL);
+}
+
+/* _arrow_c_array_named(name) -> __arrow_c_array__'s capsules with a field name (consumers
+ * such as Polars name their series after it). */
+static PyObject *column_arrow_c_array_named(PyObject *self, PyObject *arg) {
+  const char *name = PyUnicode_AsUTF8AndSize(arg, NULL);
+  if (!name)
+    return NULL;
+  return export_capsules(self, NULL, name);
 }
 
 static PyObject *column_arrow_c_stream(PyObject *self, PyObject *args, PyObject *kwargs) {
@@ -453,6 +472,8 @@ static PyMethodDef column_methods[] = {
      "Checks every structural invariant (offsets, views, UTF-8, null count)."},
     {"__arrow_c_array__", (PyCFunction)(void (*)(void))column_arrow_c_array,
      METH_VARARGS | METH_KEYWORDS, "Arrow PyCapsule interface: (schema, array) capsules."},
+    {"_arrow_c_array_named", column_arrow_c_array_named, METH_O,
+     "__arrow_c_array__ with a field name in the schema."},
     {"__arrow_c_stream__", (PyCFunction)(void (*)(void))column_arrow_c_stream,
      METH_VARARGS | METH_KEYWORDS, "Arrow PyCapsule interface: a stream capsule."},
     {NULL, NULL, 0, NULL}};

@@ -47,11 +47,17 @@ def test_polars_map_batches_and_with_columns():
 def test_duckdb_arrow_udf_from_sql():
     duckdb = pytest.importorskip("duckdb")
     con = duckdb.connect()
-    con.create_function("nrt_tag", lambda s: tag(s), [duckdb.sqltype("VARCHAR")],
+    con.create_function("nrt_tag", tag, [duckdb.sqltype("VARCHAR")],
                         duckdb.sqltype("VARCHAR"), type="arrow")
+    con.create_function("nrt_len", nrt.udf(lambda s: len(s)), [duckdb.sqltype("VARCHAR")],
+                        duckdb.sqltype("BIGINT"), type="arrow")
     con.execute("CREATE TABLE t AS SELECT * FROM (VALUES ('straße'), ('x'), (NULL)) v(s)")
-    rows = con.execute("SELECT nrt_tag(s) FROM t").fetchall()
-    assert [r[0] for r in rows] == ["STRASSEabc", "Xabc", None]
+    rows = con.execute("SELECT nrt_tag(s), nrt_len(s) FROM t").fetchall()
+    assert rows == [("STRASSEabc", 6), ("Xabc", 1), (None, None)]
+    # Many rows: DuckDB hands over vectors of 2,048 rows.
+    n = con.execute("SELECT count(*) FROM range(10000) r(i) "
+                    "WHERE nrt_tag(i::VARCHAR) = i::VARCHAR || 'abc'").fetchone()[0]
+    assert n == 10000
 
 
 def test_dask_map_partitions_on_a_local_cluster():

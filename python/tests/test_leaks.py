@@ -66,3 +66,20 @@ def test_rss_flat_over_1000_applies():
     gc.collect()
     assert live() == base
     assert rss_kb() - start < 8 * 1024, "RSS grew by more than 8 MiB over 1,000 applies"
+
+
+def test_polars_and_pyarrow_consumers_keep_results_alive(balanced):
+    import polars as pl
+    f = nrt.udf(lambda s: s * 20)
+    f(["warm"])
+    balanced()
+    out = f(nrt.Column(["ab", "ü", None]))
+    addresses = {b.address for b in out.buffers() if b is not None}
+    series = pl.Series(out)
+    arr = pa.array(out)
+    assert {b.address for b in arr.buffers() if b is not None} & addresses  # no copy
+    del out
+    gc.collect()
+    assert series.to_list() == ["ab" * 20, "ü" * 20, None]
+    assert arr.to_pylist() == ["ab" * 20, "ü" * 20, None]
+    del series, arr     # the last consumers go: their release callbacks free nrt's memory
