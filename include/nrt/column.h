@@ -7,13 +7,17 @@
  *   NRT_COL_INT64       validity, int64 values[length]                          format "l"
  *   NRT_COL_FLOAT64     validity, double values[length]                         format "g"
  *   NRT_COL_BOOL        validity, bit-packed values (LSB first)                 format "b"
+ *   NRT_COL_LIST        validity, int32 offsets[length+1] into one child string  format "+l"
+ *                       column (list<utf8>, list<large_utf8> or list<utf8_view>)
  * The validity bitmap is optional (NULL: no nulls); bit (offset + i) set = row i is valid.
  *
  * Ownership: every buffer lives in an nrt_memblock. A column is itself a reference-counted
  * ARRAY memblock whose header is the struct nrt_column below and whose reference slots hold
  * the blocks owning its buffers. Slices and conversions that reuse a buffer take another
  * reference to its block instead of copying (slicing is zero-copy). A column is immutable
- * once made, so it may be read and released from any thread.
+ * once made, so it may be read and released from any thread. A list column's child column is
+ * held the same way: its ARRAY block sits in one of the list's reference slots, so slices of
+ * the list share the child.
  *
  * Builders (one per thread) append rows and keep a sticky error, checked once at finish. */
 #ifndef NRT_COLUMN_H
@@ -39,10 +43,12 @@ enum nrt_col_type {
   NRT_COL_UTF8_VIEW = 3,
   NRT_COL_INT64 = 4,
   NRT_COL_FLOAT64 = 5,
-  NRT_COL_BOOL = 6
+  NRT_COL_BOOL = 6,
+  NRT_COL_LIST = 7 /* a list of strings per row (the child column holds the items) */
 };
 
-/* A short name ("utf8", "large_utf8", "utf8_view", "int64", "float64", "bool"), or "?" */
+/* A short name ("utf8", "large_utf8", "utf8_view", "int64", "float64", "bool", "list"), or
+ * "?". */
 NRT_API const char *nrt_col_type_name(enum nrt_col_type type);
 
 /* Nonzero for the three string layouts. */
@@ -81,7 +87,8 @@ typedef struct nrt_column {
   int64_t offset;     /* rows skipped at the start of the buffers (slices) */
   int64_t null_count; /* exact number of null rows among the `length` rows */
   struct nrt_col_buffer validity; /* bitmap, or data == NULL when there are no nulls */
-  struct nrt_col_buffer values;   /* offsets / views / values / value bits */
+  struct nrt_col_buffer values;   /* offsets / views / values / value bits (list: int32
+                                   * offsets into the child's rows) */
   struct nrt_col_buffer data;     /* string bytes (UTF8, LARGE_UTF8), else empty */
   int32_t n_variadic;             /* UTF8_VIEW data buffers */
   const struct nrt_col_buffer *variadic;
@@ -154,6 +161,21 @@ static inline bool nrt_col_bool(const nrt_column *col, int64_t i) {
   return (((const uint8_t *)col->values.data)[p >> 3] >> (p & 7)) & 1;
 }
 
+/* The child string column of a list column (borrowed: valid while the caller holds a
+ * reference to col; retain it to keep it longer). NULL for a column of another type. */
+NRT_API nrt_column *nrt_col_list_child(const nrt_column *col);
+
+/* The items of row i of a list column are rows [*start, *end) of its child column
+ * (nrt_col_list_child; indices are the child's rows, so read them with nrt_col_str(child, k)).
+ * A null row built by nrt has an empty range; an imported one may cover items (Arrow allows
+ * it): test nrt_col_is_valid first. */
+static inline void nrt_col_list_range(const nrt_column *col, int64_t i, int64_t *start,
+                                      int64_t *end) {
+  const int32_t *o = (const int32_t *)col->values.data + col->offset + i;
+  *start = o[0];
+  *end = o[1];
+}
+
 /* Checked variant of nrt_col_str: NRT_EINDEX for a bad row, NRT_EINVAL for a non-string
  * column; *out is the borrowed view (empty for a null row) and *is_null (may be NULL) tells
  * nulls apart from empty strings. */
@@ -163,7 +185,8 @@ NRT_API int nrt_col_get_str(const nrt_column *col, int64_t i, nrt_str *out, bool
 /* ------------------------------------------------------------- whole columns */
 
 /* A zero-copy slice of rows [start, start + length): a new column sharing col's buffers (their
- * blocks are retained); null_count is recomputed. On success *out owns one reference.
+ * blocks are retained; a list's child column is shared whole); null_count is recomputed. On
+ * success *out owns one reference.
  * NRT_EINDEX when the range is outside the column; NRT_ENOMEM. */
 NRT_API int nrt_col_slice(nrt_column *col, int64_t start, int64_t length, nrt_column **out,
                           struct nrt_error *err);
@@ -174,8 +197,9 @@ NRT_API int nrt_col_slice(nrt_column *col, int64_t start, int64_t length, nrt_co
  *   utf8 / large_utf8 -> utf8_view: views point into the shared data buffer (a buffer larger
  *     than 2 GiB is exposed as several windows);
  *   utf8_view -> utf8 / large_utf8: the bytes are copied into a new data buffer.
- * Errors: NRT_ERANGE when the result does not fit the target (more than INT32_MAX data bytes
- * for utf8: the message suggests large_utf8); NRT_EINVAL for a non-string conversion;
+ * A list column converts only to its own type. Errors: NRT_ERANGE when the result does not
+ * fit the target (more than INT32_MAX data bytes for utf8: the message suggests large_utf8);
+ * NRT_EINVAL for a non-string conversion;
  * NRT_ENOMEM. On success *out owns one reference. */
 NRT_API int nrt_col_convert(nrt_column *col, enum nrt_col_type target, nrt_column **out,
                             struct nrt_error *err);
@@ -184,18 +208,24 @@ NRT_API int nrt_col_convert(nrt_column *col, enum nrt_col_type target, nrt_colum
  * one new column of type `target`. For a utf8_view target the views are copied and rebased
  * and the sources' data buffers are shared (long strings' bytes are not copied); for utf8 and
  * large_utf8 targets the bytes are copied once. Used by the exec layer to stitch chunks.
+ * List columns (target NRT_COL_LIST, every source a list): the offsets are rebased and the
+ * items the rows cover are concatenated as above into a child of the first source's child
+ * layout (utf8 when n is 0); more than INT32_MAX items is NRT_ERANGE.
  * Errors: NRT_EINVAL for incompatible types, NRT_ERANGE as for nrt_col_convert, NRT_ENOMEM. */
 NRT_API int nrt_col_concat(nrt_column *const *cols, size_t n, enum nrt_col_type target,
                            nrt_column **out, struct nrt_error *err);
 
 /* Whether two columns hold the same rows (same type family: strings compare by bytes across
- * layouts; nulls equal nulls; floats compare bitwise except that equal values compare equal). */
+ * layouts; nulls equal nulls; floats compare bitwise except that equal values compare equal;
+ * lists compare item by item, whatever their child layouts and offsets). */
 NRT_API bool nrt_col_equal(const nrt_column *a, const nrt_column *b);
 
 /* Checks every structural invariant of a column (the same rules as the Arrow import: buffer
  * sizes, offsets monotonic and inside the data, views inside their buffers with zeroed inline
- * padding, null_count matching the bitmap, UTF-8 valid). NRT_EVALUE naming the first bad row
- * and the defect, NRT_EILSEQ for invalid UTF-8 (with the row and byte offset). */
+ * padding, null_count matching the bitmap, UTF-8 valid; for a list, offsets monotonic from
+ * >= 0 and inside the child's rows, and the child itself valid, its defects prefixed with
+ * "child: "). NRT_EVALUE naming the first bad row and the defect, NRT_EILSEQ for invalid UTF-8
+ * (with the row and byte offset). */
 NRT_API int nrt_col_validate(const nrt_column *col, struct nrt_error *err);
 
 /* ------------------------------------------------------------------- builders
@@ -226,9 +256,26 @@ typedef struct nrt_col_builder nrt_col_builder;
 
 /* Makes a builder for `type`; `expected_rows` (>= 0, may be 0) sizes the first buffers.
  * On success *out is the builder (owned by the caller until finish/abort). NRT_EINVAL for a
- * bad type, NRT_ENOMEM. */
+ * bad type (NRT_COL_LIST included: a list builder needs its child layout, see
+ * nrt_col_builder_new_list), NRT_ENOMEM. */
 NRT_API int nrt_col_builder_new(enum nrt_col_type type, int64_t expected_rows,
                                 nrt_col_builder **out, struct nrt_error *err);
+
+/* Makes a builder of a list column whose items go to a child column of the string layout
+ * `child_type` (NRT_COL_UTF8, NRT_COL_LARGE_UTF8 or NRT_COL_UTF8_VIEW). Rows are appended with
+ * nrt_col_builder_append_list and nrt_col_builder_append_null; nrt_col_builder_type gives
+ * NRT_COL_LIST. As nrt_col_builder_new otherwise (NRT_EINVAL for a child that is not a string
+ * layout). */
+NRT_API int nrt_col_builder_new_list(enum nrt_col_type child_type, int64_t expected_rows,
+                                     nrt_col_builder **out, struct nrt_error *err);
+
+/* Appends one list row to a list builder (else sticky NRT_EINVAL): the items' bytes are copied
+ * into the child column, so the builder keeps no reference to the list or its strings (the
+ * caller keeps its own). A list must not be NULL (append a null row with
+ * nrt_col_builder_append_null). More than INT32_MAX items in the column is sticky
+ * NRT_ERANGE; the child's own errors (NRT_ERANGE for utf8 data above 2 GiB, NRT_ENOMEM) become
+ * the builder's. */
+NRT_API int nrt_col_builder_append_list(nrt_col_builder *b, const nrt_str_list *list);
 
 /* Appends a string (string builders only, else sticky NRT_EINVAL). A managed string is
  * retained and recorded until the free pass; the caller keeps its own reference. */

@@ -1,6 +1,9 @@
 /* nrt column <-> Arrow C Data Interface and C Stream Interface, zero-copy both ways.
  *
- * Formats: "u" utf8, "U" large_utf8, "vu" utf8_view, "l" int64, "g" float64, "b" bool.
+ * Formats: "u" utf8, "U" large_utf8, "vu" utf8_view, "l" int64, "g" float64, "b" bool, and
+ * "+l" list with one child of a string format (its schema's children[0], named "item"; the
+ * array's children[0]): a list column and its child column are exported and imported
+ * together, each zero-copy. Other nested or dictionary types are not supported.
  *
  * Export: the ArrowArray's buffers point straight into the column's buffers (slices keep
  * their offset); the array holds a reference to the column, dropped by its release callback
@@ -108,7 +111,7 @@ struct ArrowArrayStream {
 
 #endif  // ARROW_C_STREAM_INTERFACE
 
-/* The Arrow format string of a column type ("u", "U", "vu", "l", "g", "b"), or NULL. */
+/* The Arrow format string of a column type ("u", "U", "vu", "l", "g", "b", "+l"), or NULL. */
 NRT_API const char *nrt_col_arrow_format(enum nrt_col_type type);
 
 /* The column type of an Arrow format string; NRT_EUNSUPPORTED (message naming the format) for
@@ -117,20 +120,31 @@ NRT_API int nrt_col_type_from_arrow_format(const char *format, enum nrt_col_type
                                            struct nrt_error *err);
 
 /* Fills *out with the schema of a column of `type` (format as above, name `name` copied, may
- * be NULL, flags ARROW_FLAG_NULLABLE). The consumer calls out->release. NRT_EINVAL for a bad
- * type, NRT_ENOMEM (then *out is untouched). */
+ * be NULL, flags ARROW_FLAG_NULLABLE). The consumer calls out->release. NRT_COL_LIST gives
+ * the schema of a list of utf8 (nrt_col_export_list_schema names another item layout).
+ * NRT_EINVAL for a bad type, NRT_ENOMEM (then *out is untouched). */
 NRT_API int nrt_col_export_schema(enum nrt_col_type type, const char *name,
                                   struct ArrowSchema *out, struct nrt_error *err);
 
+/* As nrt_col_export_schema for a list column whose items have the string layout `child_type`
+ * (its one child schema, "item", is released with *out). NRT_EINVAL when child_type is not a
+ * string layout, NRT_ENOMEM. */
+NRT_API int nrt_col_export_list_schema(enum nrt_col_type child_type, const char *name,
+                                       struct ArrowSchema *out, struct nrt_error *err);
+
 /* Exports `col` zero-copy: *out's buffers point into the column's buffers, and *out holds a
  * reference to the column until the consumer calls out->release (from any thread). `schema`
- * may be NULL; otherwise it is filled as nrt_col_export_schema(col->type, NULL, ...).
+ * may be NULL; otherwise it is filled with the column's schema (a list's with its child's
+ * layout). A list's child column is exported as out->children[0], with its own reference and
+ * release (a consumer may move it out, as the specification allows).
  * On failure (NRT_ENOMEM) nothing is filled and no reference is taken. */
 NRT_API int nrt_col_export_arrow(nrt_column *col, struct ArrowArray *out,
                                  struct ArrowSchema *schema, struct nrt_error *err);
 
 /* Imports `array` of Arrow format `format` (e.g. schema->format) zero-copy. The array is
- * validated: format supported, no children or dictionary, buffer count for the format,
+ * validated: format supported (not "+l": a list's item format is in its schema, so lists are
+ * imported by nrt_col_import_arrow_schema; here they are NRT_EINVAL), no children or
+ * dictionary, buffer count for the format,
  * length/offset/null_count >= 0 (null_count -1 = unknown), required buffers present, offsets
  * monotonic with the first >= 0 and the last inside the data buffer (whose size nrt takes to
  * be the last offset), views' buffer indices and ranges inside the variadic buffers (sizes
@@ -156,6 +170,19 @@ NRT_API int nrt_col_import_arrow_flags(struct ArrowArray *array, const char *for
                                        unsigned flags, nrt_column **out,
                                        struct nrt_error *err);
 
+/* Imports `array` described by `schema` (borrowed; not released), zero-copy, with flags as
+ * nrt_col_import_arrow_flags: every format above, lists included. A "+l" array must have one
+ * child array (schema->children[0] gives its string format) and two buffers (validity, int32
+ * offsets); its offsets must start >= 0, never decrease and end inside the child array, and
+ * the child is validated as an array of its own (a defect there is named "child: row N: ...").
+ * The child array moves with its parent: the producer's release of the parent (which releases
+ * the child) runs when the last column using either is gone. Errors as nrt_col_import_arrow,
+ * plus NRT_EINVAL for a NULL or released schema or a list schema without one child, and
+ * NRT_EUNSUPPORTED for a dictionary or a list of non-strings. */
+NRT_API int nrt_col_import_arrow_schema(struct ArrowArray *array,
+                                        const struct ArrowSchema *schema, unsigned flags,
+                                        nrt_column **out, struct nrt_error *err);
+
 /* ------------------------------------------------------------------- streams */
 
 /* A chunked column: n chunks of one type. */
@@ -173,11 +200,14 @@ NRT_API void nrt_col_chunked_release(struct nrt_col_chunked *c);
 /* Exports n >= 0 columns of type `type` as a stream whose schema is that of `type` (so an
  * empty stream still has one): each get_next exports the next column (as
  * nrt_col_export_arrow), then the stream ends. The stream holds a reference to every column
- * until out->release. NRT_EINVAL when a column is not of `type`; NRT_ENOMEM. */
+ * until out->release. Lists: every column's items must have one layout, which the schema
+ * names (utf8 for an empty stream). NRT_EINVAL when a column is not of `type` (or a list of
+ * another item layout); NRT_ENOMEM. */
 NRT_API int nrt_col_export_stream(nrt_column *const *cols, size_t n, enum nrt_col_type type,
                                   struct ArrowArrayStream *out, struct nrt_error *err);
 
-/* Imports every array of `stream` into *out (chunks validated as nrt_col_import_arrow).
+/* Imports every array of `stream` into *out (chunks validated as nrt_col_import_arrow_schema
+ * with the stream's schema, so streams of lists of strings are read too).
  * The stream is released in every case. On failure (a stream error with its get_last_error
  * message, a bad chunk naming its chunk index, row and defect, NRT_ENOMEM) *out is empty and
  * everything imported so far is released. */

@@ -56,7 +56,8 @@ int colb_grow(nrt_col_builder *b, struct growbuf *g, size_t extra, size_t min_ca
 
 size_t colb_value_width(enum nrt_col_type t) {
   switch (t) {
-  case NRT_COL_UTF8: return 4;
+  case NRT_COL_UTF8:
+  case NRT_COL_LIST: return 4;
   case NRT_COL_LARGE_UTF8:
   case NRT_COL_INT64:
   case NRT_COL_FLOAT64: return 8;
@@ -65,11 +66,10 @@ size_t colb_value_width(enum nrt_col_type t) {
   }
 }
 
-int nrt_col_builder_new(enum nrt_col_type type, int64_t expected_rows, nrt_col_builder **out,
+/* A builder of any type (a list builder still without its child). */
+static int make_builder(enum nrt_col_type type, int64_t expected_rows, nrt_col_builder **out,
                         struct nrt_error *err) {
   *out = NULL;
-  if (type < NRT_COL_UTF8 || type > NRT_COL_BOOL)
-    return nrt_error_set(err, NRT_EINVAL, "builder: unknown column type %d", (int)type);
   if (expected_rows < 0)
     return nrt_error_set(err, NRT_EINVAL, "builder: negative expected_rows %lld",
                          (long long)expected_rows);
@@ -79,7 +79,7 @@ int nrt_col_builder_new(enum nrt_col_type type, int64_t expected_rows, nrt_col_b
   memset(b, 0, sizeof *b);
   b->type = type;
   b->expected = expected_rows < 16 ? 16 : expected_rows;
-  if (type == NRT_COL_UTF8 || type == NRT_COL_LARGE_UTF8) {
+  if (type == NRT_COL_UTF8 || type == NRT_COL_LARGE_UTF8 || type == NRT_COL_LIST) {
     /* The first offset, 0. */
     size_t w = colb_value_width(type);
     if (colb_grow(b, &b->values, w, (size_t)(b->expected + 1) * w, 0)) {
@@ -90,6 +90,37 @@ int nrt_col_builder_new(enum nrt_col_type type, int64_t expected_rows, nrt_col_b
     }
     memset(b->values.data, 0, w);
     b->values.used = w;
+  }
+  *out = b;
+  return NRT_OK;
+}
+
+int nrt_col_builder_new(enum nrt_col_type type, int64_t expected_rows, nrt_col_builder **out,
+                        struct nrt_error *err) {
+  *out = NULL;
+  if (type == NRT_COL_LIST)
+    return nrt_error_set(err, NRT_EINVAL,
+                         "builder: a list builder needs its child layout "
+                         "(nrt_col_builder_new_list)");
+  if (type < NRT_COL_UTF8 || type > NRT_COL_BOOL)
+    return nrt_error_set(err, NRT_EINVAL, "builder: unknown column type %d", (int)type);
+  return make_builder(type, expected_rows, out, err);
+}
+
+int nrt_col_builder_new_list(enum nrt_col_type child_type, int64_t expected_rows,
+                             nrt_col_builder **out, struct nrt_error *err) {
+  *out = NULL;
+  if (!nrt_col_type_is_string(child_type))
+    return nrt_error_set(err, NRT_EINVAL, "builder: a list's child must be a string layout, not %s",
+                         nrt_col_type_name(child_type));
+  nrt_col_builder *b;
+  int rc = make_builder(NRT_COL_LIST, expected_rows, &b, err);
+  if (rc)
+    return rc;
+  rc = nrt_col_builder_new(child_type, expected_rows, &b->child, err);
+  if (rc) {
+    nrt_col_builder_abort(b);
+    return rc;
   }
   *out = b;
   return NRT_OK;
@@ -411,6 +442,34 @@ int nrt_col_builder_append_str_move(nrt_col_builder *b, nrt_str *s) {
   return NRT_OK;
 }
 
+/* ---------------------------------------------------------------- lists */
+
+int nrt_col_builder_append_list(nrt_col_builder *b, const nrt_str_list *list) {
+  if (b->status)
+    return b->status;
+  if (b->type != NRT_COL_LIST)
+    return colb_fail(b, NRT_EINVAL, "row %lld: a list appended to a %s builder",
+                     (long long)b->length, nrt_col_type_name(b->type));
+  if (!list)
+    return colb_fail(b, NRT_EINVAL, "row %lld: NULL list (a null row is append_null)",
+                     (long long)b->length);
+  nrt_col_builder *items = b->child;
+  if (list->len > INT32_MAX - items->length)
+    return colb_fail(b, NRT_ERANGE, "row %lld: a list column holds at most %d items (int32 "
+                     "offsets)", (long long)b->length, INT32_MAX);
+  if (colb_grow(b, &b->values, 4, 0, 0) || colb_mark_valid(b))
+    return b->status;
+  for (int64_t k = 0; k < list->len; k++)
+    if (nrt_col_builder_append_view(items, list->items[k].data, list->items[k].len))
+      return colb_fail(b, items->status, "row %lld: the list's items: %s", (long long)b->length,
+                       items->error.message);
+  int32_t o = (int32_t)items->length;
+  memcpy(b->values.data + b->values.used, &o, 4);
+  b->values.used += 4;
+  b->length++;
+  return NRT_OK;
+}
+
 /* ---------------------------------------------------------------- numbers */
 
 static int append_fixed(nrt_col_builder *b, enum nrt_col_type t, const void *v) {
@@ -481,7 +540,8 @@ int nrt_col_builder_append_null(nrt_col_builder *b) {
   /* The slot: an empty string, a zero view, a zero value or a clear bit. */
   switch (b->type) {
   case NRT_COL_UTF8:
-  case NRT_COL_LARGE_UTF8: {
+  case NRT_COL_LARGE_UTF8:
+  case NRT_COL_LIST: {
     size_t w = colb_value_width(b->type);
     if (colb_grow(b, &b->values, w, 0, 0))
       return b->status;
@@ -544,6 +604,7 @@ void nrt_col_builder_free_pass(nrt_col_builder *b) {
 }
 
 static void destroy(nrt_col_builder *b) {
+  nrt_col_builder_abort(b->child);
   nrt_col_builder_free_pass(b);
   nrt_free(b->refs, b->ref_cap * sizeof *b->refs);
   nrt_memblock_release(b->values.blk);
@@ -620,8 +681,16 @@ static int finish(nrt_col_builder *b, nrt_column **out, nrt_memblock **refs,
     if (rc == NRT_OK)
       rc = nrt_memblock_objectarray_allocate(list, b->n_refs, &slots, err);
   }
+  nrt_column *child = NULL;
+  if (rc == NRT_OK && b->child) { /* a list's items first: the column holds them */
+    rc = nrt_col_builder_finish(b->child, &child, err);
+    b->child = NULL;
+  }
   if (rc == NRT_OK)
     rc = make_column(b, out, err);
+  if (rc == NRT_OK && child)
+    nrt_col_set_child(*out, child);
+  nrt_col_release(child);
   if (rc == NRT_OK && list) {
     memcpy(slots, b->refs, b->n_refs * sizeof *b->refs);
     b->n_refs = 0;

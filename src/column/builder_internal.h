@@ -45,6 +45,7 @@ struct nrt_col_builder {
   size_t cur_chunks;        /* chunks of the current block seen so far */
   bool cur_full;            /* the current block reached VIEW_BLOCK_LIMIT: start another */
   size_t reg_size;          /* size of the next region */
+  nrt_col_builder *child;   /* a list builder's items (a string builder), else NULL */
 };
 
 /* Records the sticky error (code and formatted message) unless one is set; returns the sticky

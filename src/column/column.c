@@ -12,6 +12,7 @@ const char *nrt_col_type_name(enum nrt_col_type type) {
   case NRT_COL_INT64: return "int64";
   case NRT_COL_FLOAT64: return "float64";
   case NRT_COL_BOOL: return "bool";
+  case NRT_COL_LIST: return "list";
   }
   return "?";
 }
@@ -57,6 +58,17 @@ void nrt_col_set_buffer(nrt_column *col, int slot, const void *data, int64_t siz
 
 nrt_memblock *nrt_col_owner(const nrt_column *col, int slot) {
   return nrt_memblock_array_ref(col->block, (size_t)slot);
+}
+
+void nrt_col_set_child(nrt_column *col, nrt_column *child) {
+  /* The slot exists by construction, so this cannot fail. */
+  (void)nrt_memblock_array_set_ref(col->block, NRT_COL_SLOT_CHILD, child->block, NULL);
+}
+
+nrt_column *nrt_col_list_child(const nrt_column *col) {
+  if (!col || col->type != NRT_COL_LIST)
+    return NULL;
+  return (nrt_column *)nrt_memblock_array_header(nrt_col_owner(col, NRT_COL_SLOT_CHILD));
 }
 
 void nrt_col_retain(nrt_column *col) {
@@ -196,6 +208,23 @@ int nrt_col_slice(nrt_column *col, int64_t start, int64_t length, nrt_column **o
 
 /* ------------------------------------------------------------------ equality */
 
+/* Row i of list column a holds the same items as row j of list column b. */
+static bool list_rows_equal(const nrt_column *a, int64_t i, const nrt_column *b, int64_t j) {
+  const nrt_column *ca = nrt_col_list_child(a), *cb = nrt_col_list_child(b);
+  int64_t sa, ea, sb, eb;
+  nrt_col_list_range(a, i, &sa, &ea);
+  nrt_col_list_range(b, j, &sb, &eb);
+  if (ea - sa != eb - sb)
+    return false;
+  for (int64_t k = 0; k < ea - sa; k++) {
+    bool va = nrt_col_is_valid(ca, sa + k), vb = nrt_col_is_valid(cb, sb + k);
+    nrt_str x = nrt_col_str(ca, sa + k), y = nrt_col_str(cb, sb + k);
+    if (va != vb || x.len != y.len || (x.len && memcmp(x.data, y.data, (size_t)x.len) != 0))
+      return false;
+  }
+  return true;
+}
+
 bool nrt_col_equal(const nrt_column *a, const nrt_column *b) {
   if (!a || !b)
     return a == b;
@@ -223,6 +252,10 @@ bool nrt_col_equal(const nrt_column *a, const nrt_column *b) {
     }
     case NRT_COL_BOOL:
       if (nrt_col_bool(a, i) != nrt_col_bool(b, i))
+        return false;
+      break;
+    case NRT_COL_LIST:
+      if (!list_rows_equal(a, i, b, i))
         return false;
       break;
     default: {

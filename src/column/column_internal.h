@@ -9,7 +9,10 @@ enum {
   NRT_COL_SLOT_VALIDITY = 0,
   NRT_COL_SLOT_VALUES = 1,
   NRT_COL_SLOT_DATA = 2,
-  NRT_COL_SLOT_VARIADIC = 3 /* + i for variadic buffer i */
+  NRT_COL_SLOT_VARIADIC = 3, /* + i for variadic buffer i */
+  /* A list column has no data buffer: that slot holds its child column's ARRAY block (so
+   * slicing, which shares every slot, shares the child). */
+  NRT_COL_SLOT_CHILD = NRT_COL_SLOT_DATA
 };
 
 /* Alignment of the buffers nrt allocates (Arrow's recommendation). */
@@ -24,6 +27,22 @@ int nrt_col_new(enum nrt_col_type type, int32_t n_variadic, nrt_column **out,
  * owned by `owner` (retained; may be NULL for static memory). */
 void nrt_col_set_buffer(nrt_column *col, int slot, const void *data, int64_t size,
                         nrt_memblock *owner);
+
+/* Makes `child` (retained) the child column of a list column under construction. */
+void nrt_col_set_child(nrt_column *col, nrt_column *child);
+
+/* The column type of an Arrow schema, and for a list the type of its items (0 otherwise):
+ * NRT_EUNSUPPORTED for another format, a dictionary, a list of non-strings; NRT_EINVAL for a
+ * NULL or released schema, a list schema without exactly one child. */
+struct ArrowSchema;
+int nrt_col_schema_types(const struct ArrowSchema *schema, enum nrt_col_type *type,
+                         enum nrt_col_type *child_type, struct nrt_error *err);
+
+/* nrt_col_import_arrow_flags for a known type (a list's items of layout child_type). */
+struct ArrowArray;
+int nrt_col_import_typed(struct ArrowArray *array, enum nrt_col_type type,
+                         enum nrt_col_type child_type, unsigned flags, nrt_column **out,
+                         struct nrt_error *err);
 
 /* The block owning buffer `slot` of col (borrowed), or NULL. */
 nrt_memblock *nrt_col_owner(const nrt_column *col, int slot);

@@ -400,10 +400,70 @@ static int concat_to_view(nrt_column *const *cols, size_t n, int64_t length, int
   return rc;
 }
 
+/* The child rows [first, last) that a list column's rows cover. */
+static void list_bounds(const nrt_column *col, int64_t *first, int64_t *last) {
+  const int32_t *o = (const int32_t *)col->values.data;
+  *first = o ? o[col->offset] : 0; /* an empty imported array may have no offsets */
+  *last = o ? o[col->offset + col->length] : 0;
+}
+
+/* Lists: offsets rebased; the items covered by each source's rows (slices of its child)
+ * concatenated into one child of the first source's child layout. */
+static int concat_lists(nrt_column *dst, nrt_column *const *cols, size_t n,
+                        struct nrt_error *err) {
+  int64_t items = 0;
+  for (size_t k = 0; k < n; k++) {
+    int64_t first, last;
+    list_bounds(cols[k], &first, &last);
+    items += last - first;
+  }
+  if (items > INT32_MAX)
+    return nrt_error_set(err, NRT_ERANGE, "concat: %lld list items do not fit int32 offsets",
+                         (long long)items);
+  size_t parts_size = (n ? n : 1) * sizeof(nrt_column *);
+  nrt_column **parts = (nrt_column **)nrt_allocate(parts_size, err);
+  if (!parts)
+    return NRT_ENOMEM;
+  memset(parts, 0, parts_size);
+  nrt_memblock *oblk = NULL;
+  char *offs;
+  nrt_column *child = NULL;
+  int rc = nrt_col_alloc_buffer((size_t)(dst->length + 1) * 4, &oblk, &offs, err);
+  for (size_t k = 0; k < n && rc == NRT_OK; k++) {
+    int64_t first, last;
+    list_bounds(cols[k], &first, &last);
+    rc = nrt_col_slice(nrt_col_list_child(cols[k]), first, last - first, &parts[k], err);
+  }
+  if (rc == NRT_OK)
+    rc = nrt_col_concat(parts, n, n ? parts[0]->type : NRT_COL_UTF8, &child, err);
+  if (rc == NRT_OK) {
+    int32_t *d = (int32_t *)(void *)offs;
+    int64_t row = 0, at = 0;
+    d[0] = 0;
+    for (size_t k = 0; k < n; k++) {
+      const nrt_column *c = cols[k];
+      int64_t first, last;
+      list_bounds(c, &first, &last);
+      for (int64_t i = 1; i <= c->length; i++) /* length 0: maybe no offsets buffer */
+        d[row + i] = (int32_t)(at + ((const int32_t *)c->values.data)[c->offset + i] - first);
+      row += c->length;
+      at += last - first;
+    }
+    nrt_col_set_buffer(dst, NRT_COL_SLOT_VALUES, offs, (dst->length + 1) * 4, oblk);
+    nrt_col_set_child(dst, child);
+  }
+  for (size_t k = 0; k < n; k++)
+    nrt_col_release(parts[k]);
+  nrt_free(parts, parts_size);
+  nrt_col_release(child);
+  nrt_memblock_release(oblk);
+  return rc;
+}
+
 int nrt_col_concat(nrt_column *const *cols, size_t n, enum nrt_col_type target,
                    nrt_column **out, struct nrt_error *err) {
   *out = NULL;
-  if (target < NRT_COL_UTF8 || target > NRT_COL_BOOL)
+  if (target < NRT_COL_UTF8 || target > NRT_COL_LIST)
     return nrt_error_set(err, NRT_EINVAL, "concat: unknown column type %d", (int)target);
   int64_t length = 0, nulls = 0;
   for (size_t k = 0; k < n; k++) {
@@ -429,6 +489,7 @@ int nrt_col_concat(nrt_column *const *cols, size_t n, enum nrt_col_type target,
     rc = concat_validity(dst, cols, n, err);
   if (rc == NRT_OK)
     rc = nrt_col_type_is_string(target) ? concat_offsets(dst, cols, n, err)
+       : target == NRT_COL_LIST         ? concat_lists(dst, cols, n, err)
                                         : concat_fixed(dst, cols, n, err);
   if (rc) {
     nrt_col_release(dst);

@@ -10,6 +10,7 @@ struct stream_private {
   const struct nrt_allocator *allocator;
   size_t size;
   enum nrt_col_type type;
+  enum nrt_col_type child_type; /* a list's item layout */
   size_t n, next;
   char last_error[NRT_ERROR_MESSAGE_SIZE];
   nrt_column *cols[]; /* one reference each */
@@ -18,7 +19,8 @@ struct stream_private {
 static int stream_get_schema(struct ArrowArrayStream *s, struct ArrowSchema *out) {
   struct stream_private *p = (struct stream_private *)s->private_data;
   struct nrt_error e = {0};
-  int rc = nrt_col_export_schema(p->type, NULL, out, &e);
+  int rc = p->type == NRT_COL_LIST ? nrt_col_export_list_schema(p->child_type, NULL, out, &e)
+                                   : nrt_col_export_schema(p->type, NULL, out, &e);
   if (rc)
     snprintf(p->last_error, sizeof p->last_error, "%s", e.message);
   return rc;
@@ -61,6 +63,14 @@ int nrt_col_export_stream(nrt_column *const *cols, size_t n, enum nrt_col_type t
     if (!cols[i] || cols[i]->type != type)
       return nrt_error_set(err, NRT_EINVAL, "export_stream: column %zu is not %s", i,
                            nrt_col_type_name(type));
+  enum nrt_col_type child_type = n && type == NRT_COL_LIST ? nrt_col_list_child(cols[0])->type
+                                                           : NRT_COL_UTF8;
+  for (size_t i = 1; i < n && type == NRT_COL_LIST; i++)
+    if (nrt_col_list_child(cols[i])->type != child_type)
+      return nrt_error_set(err, NRT_EINVAL,
+                           "export_stream: column %zu is a list of %s, column 0 a list of %s",
+                           i, nrt_col_type_name(nrt_col_list_child(cols[i])->type),
+                           nrt_col_type_name(child_type));
   if (n > (SIZE_MAX / 2) / sizeof(nrt_column *))
     return nrt_error_set(err, NRT_ERANGE, "export_stream: too many columns");
   const struct nrt_allocator *a = nrt_default_allocator();
@@ -72,6 +82,7 @@ int nrt_col_export_stream(nrt_column *const *cols, size_t n, enum nrt_col_type t
   p->allocator = a;
   p->size = size;
   p->type = type;
+  p->child_type = child_type;
   p->n = n;
   for (size_t i = 0; i < n; i++) {
     p->cols[i] = cols[i];
@@ -142,9 +153,11 @@ int nrt_col_import_stream(struct ArrowArrayStream *stream, struct nrt_col_chunke
     stream->release(stream);
     return rc;
   }
-  enum nrt_col_type type = NRT_COL_UTF8;
-  rc = schema.release ? nrt_col_type_from_arrow_format(schema.format, &type, err)
+  enum nrt_col_type type = NRT_COL_UTF8, child_type = 0;
+  rc = schema.release ? nrt_col_schema_types(&schema, &type, &child_type, err)
                       : nrt_error_set(err, NRT_EINVAL, "import_stream: released schema");
+  if (rc)
+    type = NRT_COL_UTF8;
   if (schema.release)
     schema.release(&schema);
   out->type = type;
@@ -161,7 +174,7 @@ int nrt_col_import_stream(struct ArrowArrayStream *stream, struct nrt_col_chunke
       break; /* end of stream */
     nrt_column *col;
     struct nrt_error e = {0};
-    rc = nrt_col_import_arrow(&a, nrt_col_arrow_format(type), &col, &e);
+    rc = nrt_col_import_typed(&a, type, child_type, 0, &col, &e);
     if (rc) {
       nrt_error_set(err, rc, "chunk %zu: %s", out->n_chunks, e.message);
       a.release(&a); /* not moved: still ours */

@@ -102,6 +102,33 @@ static int check_views(const nrt_column *col, int64_t n, struct nrt_error *err) 
   return NRT_OK;
 }
 
+/* A list's offsets (first >= 0, non-decreasing, inside the child's rows), then its child. */
+static int check_list(const nrt_column *col, int64_t n, struct nrt_error *err) {
+  const nrt_column *child = nrt_col_list_child(col);
+  if (!child)
+    return BAD(err, "the child column is missing");
+  if (!nrt_col_type_is_string(child->type))
+    return BAD(err, "the child column is %s, not a string layout", nrt_col_type_name(child->type));
+  if (n > 0) {
+    const int32_t *o = (const int32_t *)col->values.data + col->offset;
+    if (o[0] < 0)
+      return BAD(err, "row 0: first offset %d is negative", o[0]);
+    for (int64_t i = 0; i < n; i++) {
+      if (o[i + 1] < o[i])
+        return BAD(err, "row %lld: end offset %d is less than the start offset %d",
+                   (long long)i, o[i + 1], o[i]);
+      if (o[i + 1] > child->length)
+        return BAD(err, "row %lld: end offset %d is beyond the child column of %lld rows",
+                   (long long)i, o[i + 1], (long long)child->length);
+    }
+  }
+  struct nrt_error e = {0};
+  int rc = nrt_col_validate(child, &e);
+  if (rc)
+    return nrt_error_set(err, rc, "child: %s", e.message);
+  return NRT_OK;
+}
+
 int nrt_col_validate(const nrt_column *col, struct nrt_error *err) {
   if (!col)
     return nrt_error_set(err, NRT_EINVAL, "validate: NULL column");
@@ -123,7 +150,8 @@ int nrt_col_validate(const nrt_column *col, struct nrt_error *err) {
   }
   int64_t need;
   switch (col->type) {
-  case NRT_COL_UTF8: need = (end + 1) * 4; break;
+  case NRT_COL_UTF8:
+  case NRT_COL_LIST: need = (end + 1) * 4; break;
   case NRT_COL_LARGE_UTF8: need = (end + 1) * 8; break;
   case NRT_COL_UTF8_VIEW: need = end * 16; break;
   case NRT_COL_INT64:
@@ -131,23 +159,24 @@ int nrt_col_validate(const nrt_column *col, struct nrt_error *err) {
   case NRT_COL_BOOL: need = (end + 7) / 8; break;
   default: return nrt_error_set(err, NRT_EINVAL, "validate: unknown column type %d", col->type);
   }
+  bool offsets = col->type == NRT_COL_UTF8 || col->type == NRT_COL_LARGE_UTF8 ||
+                 col->type == NRT_COL_LIST;
   if (!col->values.data) {
     if (n == 0)
-      return NRT_OK;
-    return BAD(err, "row 0: the %s buffer is missing",
-               nrt_col_type_is_string(col->type) && col->type != NRT_COL_UTF8_VIEW ? "offsets"
-                                                                                  : "values");
+      return col->type == NRT_COL_LIST ? check_list(col, 0, err) : NRT_OK;
+    return BAD(err, "row 0: the %s buffer is missing", offsets ? "offsets" : "values");
   }
   if (col->values.size < need)
     return BAD(err, "%s buffer has %lld bytes, %lld rows at offset %lld need %lld",
-               col->type == NRT_COL_UTF8 || col->type == NRT_COL_LARGE_UTF8 ? "offsets"
-                                                                            : "values",
-               (long long)col->values.size, (long long)n, (long long)off, (long long)need);
+               offsets ? "offsets" : "values", (long long)col->values.size, (long long)n,
+               (long long)off, (long long)need);
   if (col->type == NRT_COL_UTF8)
     CHECK_OFFSETS(int32_t);
   else if (col->type == NRT_COL_LARGE_UTF8)
     CHECK_OFFSETS(int64_t);
   else if (col->type == NRT_COL_UTF8_VIEW)
     return check_views(col, n, err);
+  else if (col->type == NRT_COL_LIST)
+    return check_list(col, n, err);
   return NRT_OK;
 }

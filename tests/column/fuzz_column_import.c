@@ -1,9 +1,11 @@
 /* libFuzzer harness for the Arrow import: builds an ArrowArray of any supported format from
  * the input (lengths, offset, null count, bitmap, offsets, views, bytes all fuzzed), sized
  * the way the C Data Interface guarantees (buffers as long as length + offset require, data
- * up to the last offset, variadic buffers of their stated sizes), and imports it. A rejected
- * array must leave no trace; an accepted one is read row by row, converted, concatenated and
- * exported again, so every defect validation lets through shows up under ASan. */
+ * up to the last offset, variadic buffers of their stated sizes), and imports it. A list
+ * array gets a fuzzed utf8 child array (its own length, offset, nulls, offsets and bytes).
+ * A rejected array must leave no trace; an accepted one is read row by row, converted,
+ * concatenated and exported again, so every defect validation lets through shows up under
+ * ASan. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,13 +41,26 @@ static void release_noop(struct ArrowArray *a) {
   a->release = NULL;
 }
 
+static void schema_noop(struct ArrowSchema *s) {
+  (void)s;
+}
+
 /* Reads every row and runs the column through the other operations. */
 static void exercise(nrt_column *col) {
   int64_t total = 0;
   for (int64_t i = 0; i < col->length; i++) {
     if (!nrt_col_is_valid(col, i))
       continue;
-    if (nrt_col_type_is_string(col->type)) {
+    if (col->type == NRT_COL_LIST) {
+      const nrt_column *items = nrt_col_list_child(col);
+      int64_t start, end;
+      nrt_col_list_range(col, i, &start, &end);
+      for (int64_t k = start; k < end; k++) {
+        nrt_str s = nrt_col_str(items, k);
+        for (int64_t b = 0; b < s.len; b++)
+          total += (unsigned char)s.data[b];
+      }
+    } else if (nrt_col_type_is_string(col->type)) {
       nrt_str s = nrt_col_str(col, i);
       for (int64_t k = 0; k < s.len; k++)
         total += (unsigned char)s.data[k];
@@ -74,18 +89,65 @@ static void exercise(nrt_column *col) {
     nrt_col_release(cat);
   }
   struct ArrowArray again;
-  if (nrt_col_export_arrow(col, &again, NULL, NULL) == NRT_OK) {
+  struct ArrowSchema schema;
+  if (nrt_col_export_arrow(col, &again, &schema, NULL) == NRT_OK) {
     nrt_column *back;
-    if (nrt_col_import_arrow(&again, nrt_col_arrow_format(col->type), &back, NULL) != NRT_OK)
+    if (nrt_col_import_arrow_schema(&again, &schema, 0, &back, NULL) != NRT_OK)
       abort(); /* what nrt exports, nrt imports */
+    if (!nrt_col_equal(back, col))
+      abort();
     nrt_col_release(back);
+    schema.release(&schema);
   }
   (void)total;
 }
 
+/* Small offsets (one byte each, sign-extended, so that the data stays small) for `end`
+ * rows of width w (4 or 8) into a new buffer. */
+static void *fuzz_offsets(struct reader *r, int64_t end, size_t w) {
+  void *values = malloc((size_t)(end + 1) * w);
+  for (int64_t i = 0; i <= end; i++) {
+    int64_t o = (int8_t)next_byte(r);
+    if (w == 4) {
+      int32_t v = (int32_t)o;
+      memcpy((char *)values + i * 4, &v, 4);
+    } else {
+      memcpy((char *)values + i * 8, &o, 8);
+    }
+  }
+  return values;
+}
+
+/* A list array's child: a fuzzed utf8 array over the buffers in *c (freed by the caller). */
+struct child {
+  struct ArrowArray arr;
+  const void *buffers[3];
+  uint8_t validity[8];
+  void *offsets, *bytes;
+};
+
+static void fuzz_child(struct reader *r, struct child *c) {
+  memset(c, 0, sizeof *c);
+  int64_t length = next_byte(r) % 60, offset = next_byte(r) % 4, end = length + offset;
+  fill(r, c->validity, sizeof c->validity);
+  c->offsets = fuzz_offsets(r, end, 4);
+  int32_t last = ((int32_t *)c->offsets)[end];
+  c->bytes = malloc(last > 0 ? (size_t)last : 1);
+  fill(r, c->bytes, last > 0 ? (size_t)last : 0);
+  c->buffers[0] = next_byte(r) & 1 ? c->validity : NULL;
+  c->buffers[1] = c->offsets;
+  c->buffers[2] = c->bytes;
+  c->arr.length = length;
+  c->arr.offset = offset;
+  c->arr.null_count = -1;
+  c->arr.n_buffers = 3;
+  c->arr.buffers = c->buffers;
+  c->arr.release = release_noop;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   struct reader r = {data, size};
-  enum nrt_col_type type = (enum nrt_col_type)(NRT_COL_UTF8 + next_byte(&r) % 6);
+  enum nrt_col_type type = (enum nrt_col_type)(NRT_COL_UTF8 + next_byte(&r) % 7);
   int64_t length = next_byte(&r) % 40;
   int64_t offset = next_byte(&r) % 10;
   int64_t null_count = (int64_t)next_byte(&r) % 12 - 1;
@@ -100,22 +162,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   void *variadic[3] = {0};
   int64_t sizes[3] = {0};
   size_t values_size = 0;
+  struct child child = {0};
+  struct ArrowArray *children[1] = {&child.arr};
   switch (type) {
+  case NRT_COL_LIST:
+    values = fuzz_offsets(&r, end, 4);
+    buffers[1] = values;
+    fuzz_child(&r, &child);
+    break;
   case NRT_COL_UTF8:
   case NRT_COL_LARGE_UTF8: {
     size_t w = type == NRT_COL_UTF8 ? 4 : 8;
-    values_size = (size_t)(end + 1) * w;
-    values = malloc(values_size);
-    /* Small offsets, so that the data stays small: one byte each, sign-extended. */
-    for (int64_t i = 0; i <= end; i++) {
-      int64_t o = (int8_t)next_byte(&r);
-      if (w == 4) {
-        int32_t v = (int32_t)o;
-        memcpy((char *)values + i * 4, &v, 4);
-      } else {
-        memcpy((char *)values + i * 8, &o, 8);
-      }
-    }
+    values = fuzz_offsets(&r, end, w);
     int64_t last = w == 4 ? ((int32_t *)values)[end] : ((int64_t *)values)[end];
     size_t dsize = last > 0 ? (size_t)last : 0;
     bytes = malloc(dsize ? dsize : 1);
@@ -171,12 +229,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   arr.n_buffers = n_buffers;
   arr.buffers = buffers;
   arr.release = release_noop;
+  if (type == NRT_COL_LIST) {
+    arr.n_children = 1;
+    arr.children = children;
+  }
+  /* The schema: a list's items are utf8. */
+  struct ArrowSchema item = {.format = "u", .release = schema_noop};
+  struct ArrowSchema *items[1] = {&item};
+  struct ArrowSchema schema = {.format = nrt_col_arrow_format(type), .release = schema_noop};
+  if (type == NRT_COL_LIST) {
+    schema.n_children = 1;
+    schema.children = items;
+  }
   released = 0;
   struct nrt_stats before, after;
   nrt_stats_get(&before);
   nrt_column *col;
   unsigned flags = 0;
-  if (nrt_col_import_arrow_flags(&arr, nrt_col_arrow_format(type), flags, &col, NULL) == NRT_OK) {
+  if (nrt_col_import_arrow_schema(&arr, &schema, flags, &col, NULL) == NRT_OK) {
     if (arr.release != NULL)
       abort(); /* must be moved */
     exercise(col);
@@ -192,6 +262,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     abort(); /* leak */
   free(values);
   free(bytes);
+  free(child.offsets);
+  free(child.bytes);
   for (int k = 0; k < 3; k++)
     free(variadic[k]);
   return 0;

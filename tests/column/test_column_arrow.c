@@ -177,7 +177,9 @@ static void test_malformed_shapes(void) {
   p.buffers[1] = offs;
   p.buffers[2] = data;
   EXPECT_BAD(&p, "i", NRT_EUNSUPPORTED, "\"i\" is not supported", NULL);
-  EXPECT_BAD(&p, "+l", NRT_EUNSUPPORTED, "not supported", NULL);
+  EXPECT_BAD(&p, "+L", NRT_EUNSUPPORTED, "not supported", NULL);
+  /* A list's item type is in its schema: the format alone cannot import it. */
+  EXPECT_BAD(&p, "+l", NRT_EINVAL, "nrt_col_import_arrow_schema", NULL);
   CHECK_EQ_INT(nrt_col_import_arrow(&p.arr, NULL, &col, &err), NRT_EINVAL);
   /* An already released array. */
   p.arr.release = NULL;
