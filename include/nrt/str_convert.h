@@ -82,6 +82,16 @@ NRT_API int64_t nrt_str_from_double_into(double v, char *out);
 /* repr(v) as a new string. NRT_ENOMEM only. */
 NRT_API int nrt_str_from_double(double v, nrt_str *out, struct nrt_error *err);
 
+/* ------------------------------------------------------------------ repr(str) */
+
+/* Bytes of repr(s) for valid UTF-8 s[0..len) (s may be NULL when len == 0), as CPython 3.11
+ * writes it: in ' quotes unless s holds ' and no ", with \\, the quote, \t, \n, \r escaped and
+ * non-printable characters as \xXX, \uXXXX or \UXXXXXXXX. At most 4 * len + 2. */
+NRT_API int64_t nrt_str_repr_size(const char *s, int64_t len);
+/* Writes repr(s) into out (room for nrt_str_repr_size(s, len) bytes; no NUL) and returns the
+ * byte count. */
+NRT_API int64_t nrt_str_repr_into(const char *s, int64_t len, char *out);
+
 /* ------------------------------------------------------------------ format(value, spec) */
 
 /* The kind of object a format spec is applied to (Python's type name in messages). */

@@ -1,4 +1,5 @@
-/* Python's repr() of a string, for the error messages of int(), float() and friends. */
+/* Python's repr() of a string: the public kernels (size, into) and the bounded form the error
+ * messages of int(), float() and friends quote their argument with. */
 #include "str/convert_internal.h"
 
 #include "nrt/unicode.h"
@@ -37,12 +38,53 @@ static size_t repr_char(uint32_t ch, char quote, char *o) {
   return (size_t)nrt_u8_enc(ch, o);
 }
 
+/* Quote choice: ' unless the text has ' and no " (CPython's unicode_repr). */
+static char repr_quote(const char *s, int64_t len) {
+  bool squote = len && memchr(s, '\'', (size_t)len) != NULL;
+  bool dquote = len && memchr(s, '"', (size_t)len) != NULL;
+  return squote && !dquote ? '"' : '\'';
+}
+
+/* One pass of repr(s): the bytes it makes, written to out unless out is NULL. */
+static int64_t repr_pass(const char *s, int64_t len, char *out) {
+  char quote = repr_quote(s, len);
+  int64_t n = 1;
+  if (out)
+    out[0] = quote;
+  for (int64_t i = 0; i < len;) {
+    if ((unsigned char)s[i] >= 0x20 && (unsigned char)s[i] < 0x7f && s[i] != quote &&
+        s[i] != '\\') { /* printable ASCII: itself */
+      if (out)
+        out[n] = s[i];
+      n++;
+      i++;
+      continue;
+    }
+    int k;
+    uint32_t ch = nrt_u8_dec(s + i, &k);
+    i += k;
+    char o[10];
+    size_t m = repr_char(ch, quote, o);
+    if (out)
+      memcpy(out + n, o, m);
+    n += (int64_t)m;
+  }
+  if (out)
+    out[n] = quote;
+  return n + 1;
+}
+
+int64_t nrt_str_repr_size(const char *s, int64_t len) {
+  return repr_pass(s, len, NULL);
+}
+
+int64_t nrt_str_repr_into(const char *s, int64_t len, char *out) {
+  return repr_pass(s, len, out);
+}
+
 void nrt_conv_repr(const char *s, int64_t len, int64_t max_chars, char *buf, size_t cap,
                    size_t *pos) {
-  /* Quote choice: ' unless the text has ' and no " (CPython's unicode_repr). */
-  bool squote = memchr(s, '\'', (size_t)len) != NULL;
-  bool dquote = memchr(s, '"', (size_t)len) != NULL;
-  char quote = squote && !dquote ? '"' : '\'';
+  char quote = repr_quote(s, len);
   int64_t chars = 0; /* characters of the repr written so far */
   if (max_chars == 0 || !put(buf, cap, pos, &quote, 1))
     return;
