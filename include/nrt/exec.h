@@ -41,7 +41,8 @@ typedef enum nrt_value_kind {
   NRT_VALUE_STR = 1,     /* as.str */
   NRT_VALUE_INT64 = 2,   /* as.i64 */
   NRT_VALUE_FLOAT64 = 3, /* as.f64 */
-  NRT_VALUE_BOOL = 4     /* as.b */
+  NRT_VALUE_BOOL = 4,    /* as.b */
+  NRT_VALUE_LIST = 5     /* as.list: a list of strings (results only) */
 } nrt_value_kind;
 
 /* One argument or result of a row function: a tagged union of fixed layout, so compiled code
@@ -53,11 +54,14 @@ typedef enum nrt_value_kind {
  *                int64_t i64       at 8
  *                double  f64       at 8
  *                bool    b         one byte at 8 (0 or 1)
+ *                nrt_str_list *list  at 8 (never NULL for kind LIST)
  *   size 32, alignment 8.
  * Arguments are borrowed: a string argument is a view (mi == NULL) into the input column,
  * valid during the call. A string result may be a managed string that the result owns (one
  * reference, which apply takes over and releases), or a view into memory that outlives the
- * apply (a literal, an argument: apply copies the bytes before the call's arguments go). */
+ * apply (a literal, an argument: apply copies the bytes before the call's arguments go). A
+ * list result owns one reference to its list, which apply takes over: it copies the items
+ * into the output column and releases the list (and with it the items it holds). */
 typedef struct nrt_value {
   int32_t kind;
   int32_t reserved;
@@ -66,6 +70,7 @@ typedef struct nrt_value {
     int64_t i64;
     double f64;
     bool b;
+    nrt_str_list *list;
   } as;
 } nrt_value;
 
@@ -85,13 +90,15 @@ typedef int (*nrt_row_fn)(void *ctx, const nrt_value *args, nrt_value *result,
 /* Options of nrt_exec_apply. Zero-initialise, then set what differs from the defaults. */
 struct nrt_exec_options {
   /* The type every non-null result must have: NRT_VALUE_STR (the default when 0/NULL),
-   * NRT_VALUE_INT64, NRT_VALUE_FLOAT64 or NRT_VALUE_BOOL. A result of another kind is a
+   * NRT_VALUE_INT64, NRT_VALUE_FLOAT64, NRT_VALUE_BOOL or NRT_VALUE_LIST (an NRT_COL_LIST
+   * output whose items have the layout string_type). A result of another kind is a
    * TypeError (NRT_ETYPE) of that row. */
   nrt_value_kind result_kind;
-  /* Layout of a string output: NRT_COL_UTF8_VIEW (the default, when 0), NRT_COL_UTF8 or
-   * NRT_COL_LARGE_UTF8. utf8_view stitches chunks by their views, so each result's bytes are
-   * copied exactly once (into its chunk); the contiguous layouts copy them once more when
-   * several threads work on the apply (one thread builds every chunk into one column). */
+  /* Layout of a string output (or of a list output's items): NRT_COL_UTF8_VIEW (the default,
+   * when 0), NRT_COL_UTF8 or NRT_COL_LARGE_UTF8. utf8_view stitches chunks by their views,
+   * so each result's bytes are copied exactly once (into its chunk); the contiguous layouts
+   * copy them once more when several threads work on the apply (one thread builds every
+   * chunk into one column). */
   enum nrt_col_type string_type;
   /* Threads working on the apply, the calling thread included; 0 or less: one per core. */
   int threads;
@@ -134,7 +141,8 @@ struct nrt_exec_info {
  *    naming the LOWEST failing row (1-based N; info->error_row holds the 0-based index);
  *  - NRT_ETYPE when a result has another kind than options->result_kind (same message form);
  *  - NRT_EINVAL for bad arguments (no inputs, unequal lengths, an unsupported column type);
- *  - NRT_ENOMEM, NRT_ERANGE (a utf8 output above 2 GiB) from building the output. */
+ *  - NRT_ENOMEM, NRT_ERANGE (a utf8 output above 2 GiB, a list output above INT32_MAX
+ *    items) from building the output. */
 NRT_API int nrt_exec_apply(nrt_column *const *inputs, size_t n_inputs, nrt_row_fn fn, void *ctx,
                            const struct nrt_exec_options *options, nrt_column **out,
                            struct nrt_exec_info *info, struct nrt_error *err);

@@ -15,6 +15,7 @@ _Static_assert(offsetof(nrt_value, as) == 8, "payload at 8");
 _Static_assert(offsetof(nrt_value, as.str.mi) == 8, "str.mi at 8");
 _Static_assert(offsetof(nrt_value, as.str.data) == 16, "str.data at 16");
 _Static_assert(offsetof(nrt_value, as.str.len) == 24, "str.len at 24");
+_Static_assert(offsetof(nrt_value, as.list) == 8, "list at 8");
 
 /* Arguments of up to this many input columns live on the stack; more are allocated. */
 #define APPLY_STACK_ARGS 16
@@ -41,6 +42,7 @@ struct apply_job {
   void *ctx;
   nrt_value_kind result_kind;
   enum nrt_col_type builder_type;
+  enum nrt_col_type item_type; /* a list output's item layout */
   bool call_on_null;
   bool errors_as_null;
   int64_t rows;
@@ -64,6 +66,7 @@ static const char *kind_name(int kind) {
   case NRT_VALUE_INT64: return "int";
   case NRT_VALUE_FLOAT64: return "float";
   case NRT_VALUE_BOOL: return "bool";
+  case NRT_VALUE_LIST: return "list";
   default: return "an invalid value";
   }
 }
@@ -143,12 +146,18 @@ static inline int store_result(const struct apply_job *job, nrt_col_builder *b, 
   if (r->kind != (int32_t)job->result_kind) {
     if (r->kind == NRT_VALUE_STR)
       nrt_str_release(&r->as.str);
+    else if (r->kind == NRT_VALUE_LIST)
+      nrt_str_list_release(r->as.list);
     return NRT_ETYPE;
   }
   switch (r->kind) {
   case NRT_VALUE_STR:
     status = nrt_col_builder_append_str(b, &r->as.str);
     nrt_mi_decref_inline(r->as.str.mi); /* the function's own reference (nrt_str_release) */
+    return status;
+  case NRT_VALUE_LIST: /* the items are copied: the list and its strings go at once */
+    status = nrt_col_builder_append_list(b, r->as.list);
+    nrt_str_list_release(r->as.list);
     return status;
   case NRT_VALUE_INT64: return nrt_col_builder_append_int64(b, r->as.i64);
   case NRT_VALUE_FLOAT64: return nrt_col_builder_append_float64(b, r->as.f64);
@@ -242,8 +251,10 @@ static void run_chunk(void *arg, int64_t k) {
   nrt_col_builder *b = job->shared;
   int rc = NRT_OK;
   if (!b) {
-    rc = nrt_col_builder_new(job->builder_type, job->sequential ? job->rows : end - start, &b,
-                             &e);
+    int64_t expected = job->sequential ? job->rows : end - start;
+    rc = job->builder_type == NRT_COL_LIST
+             ? nrt_col_builder_new_list(job->item_type, expected, &b, &e)
+             : nrt_col_builder_new(job->builder_type, expected, &b, &e);
     if (rc) {
       chunk_error(job, c, start, rc, e.message, 1);
       goto done;
@@ -364,14 +375,18 @@ static int check_inputs(nrt_column *const *inputs, size_t n_inputs, bool has_fn,
 }
 
 static int builder_type_for(const struct nrt_exec_options *o, nrt_value_kind *kind,
-                            enum nrt_col_type *type, struct nrt_error *err) {
+                            enum nrt_col_type *type, enum nrt_col_type *item_type,
+                            struct nrt_error *err) {
   *kind = o->result_kind ? o->result_kind : NRT_VALUE_STR;
+  enum nrt_col_type strings = o->string_type ? o->string_type : NRT_COL_UTF8_VIEW;
+  if ((*kind == NRT_VALUE_STR || *kind == NRT_VALUE_LIST) && !nrt_col_type_is_string(strings))
+    return nrt_error_set(err, NRT_EINVAL, "apply: string_type %s is not a string layout",
+                         nrt_col_type_name(strings));
   switch (*kind) {
-  case NRT_VALUE_STR:
-    *type = o->string_type ? o->string_type : NRT_COL_UTF8_VIEW;
-    if (!nrt_col_type_is_string(*type))
-      return nrt_error_set(err, NRT_EINVAL, "apply: string_type %s is not a string layout",
-                           nrt_col_type_name(*type));
+  case NRT_VALUE_STR: *type = strings; return NRT_OK;
+  case NRT_VALUE_LIST:
+    *type = NRT_COL_LIST;
+    *item_type = strings;
     return NRT_OK;
   case NRT_VALUE_INT64: *type = NRT_COL_INT64; return NRT_OK;
   case NRT_VALUE_FLOAT64: *type = NRT_COL_FLOAT64; return NRT_OK;
@@ -414,7 +429,7 @@ static int apply(nrt_column *const *inputs, size_t n_inputs, nrt_row_fn fn,
                           .ctx = ctx,
                           .call_on_null = o->call_on_null, .errors_as_null = o->errors_as_null,
                           .rows = inputs[0]->length};
-  rc = builder_type_for(o, &job.result_kind, &job.builder_type, err);
+  rc = builder_type_for(o, &job.result_kind, &job.builder_type, &job.item_type, err);
   if (rc)
     return rc;
   if (write && job.result_kind != NRT_VALUE_STR)
@@ -472,7 +487,7 @@ static int apply(nrt_column *const *inputs, size_t n_inputs, nrt_row_fn fn,
     *out = job.chunks[0].col;
     job.chunks[0].col = NULL;
   } else {
-    /* Stitch: views (or offsets) are rebased; a utf8_view output shares the chunks' data. */
+    /* Stitch: views (or offsets, a list's too) are rebased; utf8_view data is shared. */
     size_t cols_size = (size_t)n_chunks * sizeof(nrt_column *);
     nrt_column **cols = nrt_allocate(cols_size, err);
     if (!cols) {
