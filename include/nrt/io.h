@@ -30,7 +30,9 @@
  *
  * Values when writing (one column): strings as their bytes; int64 in decimal; float64 as
  * Python's repr() (1.0, 1e+16, inf, nan); bool as True/False in text and csv, true/false in
- * jsonl; null as an empty line (text), an empty unquoted field (csv) or null (jsonl). CSV
+ * jsonl; a list of strings as Python's str() of the list (['a', "it's"], None for a null
+ * item) in text and csv (one field) and as a JSON array (["a", "it's"]) in jsonl;
+ * null as an empty line (text), an empty unquoted field (csv) or null (jsonl). CSV
  * writes a header line with the column's name and quotes a string field when it is empty or
  * holds a comma, a quote, "\r" or "\n". JSON strings are written as UTF-8 with the escapes
  * \" \\ \b \f \n \r \t and \u00XX for other control characters; non-finite floats as NaN,

@@ -19,6 +19,8 @@ struct io_out {
   size_t len;
   int rc; /* first error; later writes do nothing */
   struct nrt_error *err;
+  char *scratch; /* a list row's repr, for text and csv */
+  size_t scratch_len, scratch_cap;
 };
 
 static void out_raw(struct io_out *o, const char *p, size_t n) {
@@ -133,6 +135,84 @@ static void put_float(struct io_out *o, double v, enum nrt_io_format format) {
   out_put(o, buf, (size_t)nrt_str_from_double_into(v, buf));
 }
 
+/* Room for n more bytes at the end of the scratch text (NULL on allocation failure, with
+ * o->rc set). */
+static char *scratch_room(struct io_out *o, size_t n) {
+  if (o->scratch_cap - o->scratch_len < n) {
+    size_t cap = o->scratch_cap ? o->scratch_cap : 256;
+    while (cap - o->scratch_len < n)
+      cap *= 2;
+    char *p = nrt_reallocate(o->scratch, o->scratch_cap, cap, o->err);
+    if (!p) {
+      o->rc = NRT_ENOMEM;
+      return NULL;
+    }
+    o->scratch = p;
+    o->scratch_cap = cap;
+  }
+  return o->scratch + o->scratch_len;
+}
+
+static void scratch_put(struct io_out *o, const char *p, size_t n) {
+  char *at = scratch_room(o, n);
+  if (at) {
+    memcpy(at, p, n);
+    o->scratch_len += n;
+  }
+}
+
+/* Python's str() of a list row into the scratch text: ['a', 'b'] (None for a null item). */
+static void list_repr(struct io_out *o, const nrt_column *col, int64_t i) {
+  const nrt_column *items = nrt_col_list_child(col);
+  int64_t start, end;
+  nrt_col_list_range(col, i, &start, &end);
+  o->scratch_len = 0;
+  scratch_put(o, "[", 1);
+  for (int64_t k = start; k < end && o->rc == NRT_OK; k++) {
+    if (k > start)
+      scratch_put(o, ", ", 2);
+    if (!nrt_col_is_valid(items, k)) {
+      scratch_put(o, "None", 4);
+      continue;
+    }
+    nrt_str s = nrt_col_str(items, k);
+    char *at = scratch_room(o, (size_t)nrt_str_repr_size(s.data, s.len));
+    if (at)
+      o->scratch_len += (size_t)nrt_str_repr_into(s.data, s.len, at);
+  }
+  scratch_put(o, "]", 1);
+}
+
+/* A list row: a JSON array of strings (null for a null item), or its repr (a CSV field). */
+static void put_list(struct io_out *o, const nrt_column *col, int64_t i,
+                     enum nrt_io_format format) {
+  if (format == NRT_IO_JSONL) {
+    const nrt_column *items = nrt_col_list_child(col);
+    int64_t start, end;
+    nrt_col_list_range(col, i, &start, &end);
+    out_char(o, '[');
+    for (int64_t k = start; k < end; k++) {
+      if (k > start)
+        out_put(o, ", ", 2);
+      if (!nrt_col_is_valid(items, k)) {
+        out_put(o, "null", 4);
+        continue;
+      }
+      nrt_str s = nrt_col_str(items, k);
+      put_json_string(o, s.data, (size_t)s.len);
+    }
+    out_char(o, ']');
+    return;
+  }
+  list_repr(o, col, i);
+  if (o->rc)
+    return;
+  if (format == NRT_IO_CSV)
+    put_csv_string(o, o->scratch, o->scratch_len);
+  else
+    out_put(o, o->scratch, o->scratch_len);
+}
+
 static void put_row(struct io_out *o, const nrt_column *col, int64_t i,
                     enum nrt_io_format format) {
   if (!nrt_col_is_valid(col, i)) {
@@ -148,6 +228,7 @@ static void put_row(struct io_out *o, const nrt_column *col, int64_t i,
     return;
   }
   case NRT_COL_FLOAT64: put_float(o, nrt_col_float64(col, i), format); return;
+  case NRT_COL_LIST: put_list(o, col, i, format); return;
   case NRT_COL_BOOL: {
     bool b = nrt_col_bool(col, i);
     const char *s = format == NRT_IO_JSONL ? (b ? "true" : "false") : (b ? "True" : "False");
@@ -199,6 +280,8 @@ static int write_column(struct io_out *o, const nrt_column *col,
   out_flush(o);
   nrt_free(o->buf, IO_WRITE_BLOCK);
   o->buf = NULL;
+  nrt_free(o->scratch, o->scratch_cap);
+  o->scratch = NULL;
   return o->rc;
 }
 
