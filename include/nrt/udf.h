@@ -72,7 +72,7 @@ NRT_API int nrt_udf_compile(const char *src, size_t len, const struct nrt_udf_op
 NRT_API void nrt_udf_free(nrt_udf *udf);
 
 /* Number of parameters, and the kind of a non-null result (NRT_VALUE_NULL for a UDF that
- * always returns None). */
+ * always returns None; NRT_VALUE_LIST for one returning a list or a tuple of str). */
 NRT_API int nrt_udf_nparams(const nrt_udf *udf);
 NRT_API nrt_value_kind nrt_udf_result_kind(const nrt_udf *udf);
 
@@ -90,8 +90,9 @@ NRT_API const struct nrt_udf_compile_info *nrt_udf_info(const nrt_udf *udf);
 
 /* Calls the UDF on one row: args as for nrt_row_fn (borrowed), *result zero-initialised by
  * this function; a string result owns a reference (release it with nrt_str_release) or is a
- * view of an argument or of the UDF's literals. Returns NRT_OK or the Python exception's code
- * with its message in err. */
+ * view of an argument or of the UDF's literals; a list result (a list or tuple of str) owns a
+ * reference to its list (release it with nrt_str_list_release). Returns NRT_OK or the Python
+ * exception's code with its message in err. */
 NRT_API int nrt_udf_call(const nrt_udf *udf, const nrt_value *args, nrt_value *result,
                          struct nrt_error *err);
 
@@ -99,7 +100,8 @@ NRT_API int nrt_udf_call(const nrt_udf *udf, const nrt_value *args, nrt_value *r
 struct nrt_udf_apply_options {
   int threads;            /* 0: all cores */
   bool errors_as_null;    /* a failing row becomes null (--errors null) instead of stopping */
-  enum nrt_col_type string_type; /* layout of a string output; 0: utf8_view */
+  enum nrt_col_type string_type; /* layout of a string output (or of a list output's items);
+                                  * 0: utf8_view */
   int64_t chunk_rows;     /* 0: automatic */
   /* Optional progress report, passed to nrt_exec_apply (see its on_progress: called after each
    * chunk with the rows finished so far, from worker threads; must be thread-safe). */
@@ -111,7 +113,8 @@ struct nrt_udf_apply_options {
 };
 
 /* Applies the UDF to every row of `n` input columns (one per parameter) through
- * nrt_exec_apply. On success *out owns the output column. On a runtime error the result is the
+ * nrt_exec_apply. On success *out owns the output column (a UDF returning a list or a tuple of
+ * str gives an NRT_COL_LIST column, tuples as lists). On a runtime error the result is the
  * exception's code with "row N: ExceptionName: message" in err; everything made is released.
  * info (may be NULL) receives what nrt_exec_apply reports. */
 NRT_API int nrt_udf_apply(const nrt_udf *udf, nrt_column *const *inputs, size_t n,

@@ -135,8 +135,10 @@ typedef enum udf_builtin {
                  * one str (its smallest character), list[str] or tuple[str] (ValueError at
                  * runtime when empty); the argument may be a UDF_E_GENEXP */
   UDF_BI_MAX,   /* as min */
-  UDF_BI_RANGE  /* range(stop) | range(start, stop) | range(start, stop, step), int args;
+  UDF_BI_RANGE, /* range(stop) | range(start, stop) | range(start, stop, step), int args;
                  * type UDF_TY_RANGE (ValueError at runtime for step 0) */
+  UDF_BI_LIST   /* list() -> [] ; list(str) -> its characters ; list(list|tuple|generator of
+                 * str) -> the same items (lists are immutable here, so the value itself) */
 } udf_builtin;
 
 /* String methods. Each has fixed parameter slots (call.cargs[i], NULL = not given or given as

@@ -586,9 +586,15 @@ static void emit_row(cg *c, const udf_func *f) {
   case UDF_TY_INT: kind = NRT_VALUE_INT64; break;
   case UDF_TY_FLOAT: kind = NRT_VALUE_FLOAT64; break;
   case UDF_TY_BOOL: kind = NRT_VALUE_BOOL; break;
+  case UDF_TY_LIST_STR:
+  case UDF_TY_TUPLE_STR: kind = NRT_VALUE_LIST; break;
   default: kind = NRT_VALUE_NULL; break;
   }
-  if (kind != NRT_VALUE_NULL && udf_type_is_nullable(f->result)) {
+  if (kind == NRT_VALUE_LIST) {
+    /* The list's MemInfo (NULL for None): the result holds the list, the payload of its
+     * MemInfo, and takes over the reference the entry returned. */
+    present = LLVMBuildIsNotNull(c->b, r, "");
+  } else if (kind != NRT_VALUE_NULL && udf_type_is_nullable(f->result)) {
     if (b == UDF_TY_STR) {
       present = LLVMBuildIsNotNull(c->b, cg_str_data(c, r), "");
     } else {
@@ -603,6 +609,8 @@ static void emit_row(cg *c, const udf_func *f) {
     LLVMBuildStore(c->b, cg_i32(c, kind), kindp);
     if (b == UDF_TY_BOOL)
       val = LLVMBuildZExt(c->b, val, c->i8, "");
+    if (kind == NRT_VALUE_LIST)
+      val = cg_list_of(c, r);
     LLVMTypeRef vt = LLVMTypeOf(val);
     LLVMBuildStore(c->b, val, LLVMBuildBitCast(c->b, valp, LLVMPointerType(vt, 0), ""));
   }

@@ -322,6 +322,21 @@ static cg_val builtin(cg *c, const udf_expr *e) {
   }
   case UDF_BI_MIN: return minmax(c, e, false);
   case UDF_BI_MAX: return minmax(c, e, true);
+  case UDF_BI_LIST: {
+    if (n == 0) {
+      LLVMValueRef cap = cg_i64(c, 0);
+      return cg_rt_list(c, "nrt_udf_rt_list_new", "i:plq", &cap, 1, UDF_TY_LIST_STR);
+    }
+    cg_val v = cg_expr(c, a[0]);
+    if (udf_type_base(v.type) != UDF_TY_STR) {
+      v.type = UDF_TY_LIST_STR; /* a list or tuple of str: immutable, so the value itself */
+      return v;
+    }
+    LLVMValueRef arg = cg_spill(c, v.v);
+    r = cg_rt_list(c, "nrt_udf_rt_list_chars", "i:psq", &arg, 1, UDF_TY_LIST_STR);
+    cg_release(c, v);
+    return r;
+  }
   default: break;
   }
   cg_fail(c, "unsupported use of a builtin");

@@ -15,6 +15,8 @@ static LLVMValueRef load_at(cg *c, LLVMTypeRef t, LLVMValueRef base, long long o
 /* nrt_str_list { mi @0, len @8, cap @16, items @24 } is the payload (mi->data @24). */
 static LLVMValueRef list_ptr(cg *c, LLVMValueRef mi) { return load_at(c, c->ptr, mi, 24); }
 
+LLVMValueRef cg_list_of(cg *c, LLVMValueRef list_mi) { return list_ptr(c, list_mi); }
+
 LLVMValueRef cg_list_len(cg *c, LLVMValueRef list_mi) {
   return load_at(c, c->i64, list_ptr(c, list_mi), 8);
 }

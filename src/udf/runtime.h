@@ -52,6 +52,8 @@ int32_t nrt_udf_rt_str_slice(struct nrt_error *err, nrt_meminfo *mi, const char 
 int32_t nrt_udf_rt_unpack_check(struct nrt_error *err, int64_t got, int64_t expected);
 int32_t nrt_udf_rt_check_base(struct nrt_error *err, int64_t base);
 int32_t nrt_udf_rt_list_new(struct nrt_error *err, int64_t cap, nrt_meminfo **out);
+/* list(s): a new list of s's characters (views of a borrowed s, else new strings). */
+int32_t nrt_udf_rt_list_chars(struct nrt_error *err, const nrt_str *s, nrt_meminfo **out);
 int32_t nrt_udf_rt_list_append(struct nrt_error *err, nrt_meminfo *list, const nrt_str *s);
 int32_t nrt_udf_rt_list_getitem(struct nrt_error *err, nrt_meminfo *list, int64_t i,
                                 nrt_str *out);

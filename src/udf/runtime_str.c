@@ -127,6 +127,26 @@ int32_t nrt_udf_rt_list_new(struct nrt_error *err, int64_t cap, nrt_meminfo **ou
   return rc;
 }
 
+int32_t nrt_udf_rt_list_chars(struct nrt_error *err, const nrt_str *s, nrt_meminfo **out) {
+  nrt_str_list *l;
+  *out = NULL;
+  int rc = nrt_str_list_new(nrt_str_len(s->data, s->len), &l, err);
+  for (int64_t pos = 0, n; rc == NRT_OK && pos < s->len; pos += n) {
+    unsigned char b = (unsigned char)s->data[pos];
+    n = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
+    nrt_str ch;
+    rc = sub(s, pos, n, &ch, err);
+    if (rc == NRT_OK)
+      rc = nrt_str_list_append(l, ch, err); /* within the capacity: cannot fail */
+  }
+  if (rc) {
+    nrt_str_list_release(l);
+    return rc;
+  }
+  *out = l->mi;
+  return NRT_OK;
+}
+
 int32_t nrt_udf_rt_list_append(struct nrt_error *err, nrt_meminfo *list, const nrt_str *s) {
   return nrt_str_list_append_copy(list_of(list), s, err);
 }

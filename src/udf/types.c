@@ -299,7 +299,7 @@ static udf_type check_name(ck *c, udf_expr *e) {
     if (strcmp(c->m->funcs[i]->name, id) == 0)
       return err(c, NRT_EUNSUPPORTED, e->loc, "unsupported: functions as values ('%s')", id);
   static const char *const builtins[] = {"len", "str", "int", "float", "bool", "ord", "chr",
-                                         "abs", "min", "max", "range", NULL};
+                                         "abs", "min", "max", "range", "list", NULL};
   for (int i = 0; builtins[i]; i++)
     if (strcmp(builtins[i], id) == 0)
       return err(c, NRT_EUNSUPPORTED, e->loc, "unsupported: functions as values ('%s')", id);
@@ -821,6 +821,18 @@ static udf_type check_builtin(ck *c, udf_expr *e, const char *name) {
         return err(c, NRT_EUNSUPPORTED, e->loc, "unsupported: %s() of %s values", name, tn(t));
       result = t;
     }
+  } else if (strcmp(name, "list") == 0) {
+    b = UDF_BI_LIST;
+    if (!no_keywords(c, e, name) || !arity(c, e, "list", 0, 1)) return UNKNOWN;
+    if (n == 1) {
+      udf_type t = args[0]->type;
+      if (t == UDF_TY_TUPLE)
+        return err(c, NRT_EUNSUPPORTED, args[0]->loc,
+                   "unsupported: list() of a tuple of mixed types (only lists of str)");
+      if (t != UDF_TY_STR && t != UDF_TY_LIST_STR && t != UDF_TY_TUPLE_STR)
+        return err(c, NRT_ETYPE, args[0]->loc, "'%s' object is not iterable", none_name(t));
+    }
+    result = UDF_TY_LIST_STR;
   } else { /* range */
     b = UDF_BI_RANGE;
     if (!no_keywords(c, e, name)) return UNKNOWN;
@@ -1124,7 +1136,7 @@ static udf_type check_call(ck *c, udf_expr *e) {
   for (int i = 0; i < c->m->nfuncs; i++)
     if (strcmp(c->m->funcs[i]->name, id) == 0) return check_user_call(c, e, c->m->funcs[i]);
   static const char *const builtins[] = {"len", "str", "int", "float", "bool", "ord",
-                                         "chr", "abs", "min", "max", "range", NULL};
+                                         "chr", "abs", "min", "max", "range", "list", NULL};
   for (int i = 0; builtins[i]; i++)
     if (strcmp(builtins[i], id) == 0) return check_builtin(c, e, id);
   if (udf_builtin_is_unsupported(id))
@@ -1432,6 +1444,12 @@ static void check_stmt(ck *c, udf_stmt *s) {
       r = check_expr(c, &s->u.ret.value);
       if (r == UNKNOWN) break;
       if (!not_generator(c, s->u.ret.value, "returning")) break;
+      if (base(r) == UDF_TY_TUPLE) {
+        err(c, NRT_EUNSUPPORTED, s->u.ret.value->loc,
+            "unsupported: returning a tuple of mixed types (a function may return a tuple of "
+            "str)");
+        break;
+      }
       if (!storable(r)) {
         store_error(c, s->u.ret.value->loc, r);
         break;
@@ -1530,10 +1548,10 @@ int udf_check_module(udf_diagctx *dc, udf_arena *a, udf_module *m, const char *e
   if (check_function(&root, f, param_types)) return dc->code;
   udf_type r = base(f->result);
   if (!(r == UDF_TY_NONE || r == UDF_TY_STR || r == UDF_TY_INT || r == UDF_TY_FLOAT ||
-        r == UDF_TY_BOOL))
+        r == UDF_TY_BOOL || r == UDF_TY_LIST_STR || r == UDF_TY_TUPLE_STR))
     return udf_diag_error(dc, NRT_EUNSUPPORTED, f->loc,
                           "unsupported: the UDF '%s' returns a %s; it must return a str, int, "
-                          "float, bool or None",
+                          "float, bool, a list or tuple of str, or None",
                           f->name, udf_type_name(f->result));
   return NRT_OK;
 }

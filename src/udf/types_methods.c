@@ -79,8 +79,8 @@ bool udf_method_is_unsupported_str_method(const char *name) {
 
 bool udf_builtin_is_unsupported(const char *name) {
   static const char *const others[] = {
-      "print", "sorted", "reversed", "enumerate", "zip", "sum", "any", "all", "list",
-      "tuple", "dict", "set", "frozenset", "map", "filter", "round", "isinstance",
+      "print", "sorted", "reversed", "enumerate", "zip", "sum", "any", "all", "tuple",
+      "dict", "set", "frozenset", "map", "filter", "round", "isinstance",
       "issubclass", "type", "repr", "ascii", "hex", "oct", "bin", "format", "divmod", "pow",
       "hash", "id", "input", "open", "iter", "next", "getattr", "setattr", "hasattr",
       "delattr", "vars", "dir", "callable", "super", "object", "bytes", "bytearray",

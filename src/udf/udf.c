@@ -47,6 +47,8 @@ static nrt_value_kind type_to_kind(udf_type t) {
   case UDF_TY_INT: return NRT_VALUE_INT64;
   case UDF_TY_FLOAT: return NRT_VALUE_FLOAT64;
   case UDF_TY_BOOL: return NRT_VALUE_BOOL;
+  case UDF_TY_LIST_STR:
+  case UDF_TY_TUPLE_STR: return NRT_VALUE_LIST; /* both are nrt_str_list values */
   default: return NRT_VALUE_NULL;
   }
 }

@@ -738,6 +738,9 @@ def same_value(got, want):
         if math.isnan(want):
             return math.isnan(g)
         return g == want and math.copysign(1, g) == math.copysign(1, want)
+    if isinstance(want, (list, tuple)):  # a list or tuple of str: a JSON array (tuples too)
+        return isinstance(got, list) and len(got) == len(want) and \
+            all(same_value(g, w) for g, w in zip(got, want))
     return False
 
 

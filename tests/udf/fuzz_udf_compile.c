@@ -2,7 +2,7 @@
  * valid IR, prune, optimise and JIT without a crash, and running it on a few rows (raising or
  * not) must leave the runtime statistics balanced. A str result is also produced in its write
  * form (the rows applied as a column, failures as nulls), which must agree with the value
- * form row by row. */
+ * form row by row; so must a list result's column. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -47,7 +47,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const size_t nrows = sizeof rows / sizeof rows[0];
     nrt_column *in = NULL, *out = NULL;
     bool run = !may_be_slow(data, size) && nrt_udf_nparams(u) == 1;
-    if (run && nrt_udf_write_function(u)) {
+    bool lists = nrt_udf_result_kind(u) == NRT_VALUE_LIST;
+    if (run && (nrt_udf_write_function(u) || lists)) {
       nrt_col_builder *b = NULL;
       if (nrt_col_builder_new(NRT_COL_UTF8, (int64_t)nrows, &b, NULL) == NRT_OK) {
         for (size_t i = 0; i < nrows; i++)
@@ -67,7 +68,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       arg.kind = NRT_VALUE_STR;
       arg.as.str = nrt_str_view(rows[i], (int64_t)strlen(rows[i]));
       int rc = nrt_udf_call(u, &arg, &r, &err);
-      if (out) { /* the write form's row: null for a raise or None, else the same string */
+      if (out && lists) { /* the list column's row: null for a raise or None, else the items */
+        bool valid = nrt_col_is_valid(out, (int64_t)i);
+        bool list = rc == NRT_OK && r.kind == NRT_VALUE_LIST;
+        int64_t start = 0, end = 0;
+        if (valid)
+          nrt_col_list_range(out, (int64_t)i, &start, &end);
+        if (valid != list || (list && end - start != r.as.list->len))
+          abort();
+        for (int64_t k = 0; list && k < end - start; k++) {
+          nrt_str w = nrt_col_str(nrt_col_list_child(out), start + k), v = r.as.list->items[k];
+          if (w.len != v.len || memcmp(w.data, v.data, (size_t)w.len))
+            abort();
+        }
+      } else if (out) { /* the write form's row: null for a raise or None, else the string */
         bool valid = nrt_col_is_valid(out, (int64_t)i);
         bool str = rc == NRT_OK && r.kind == NRT_VALUE_STR;
         nrt_str w = valid ? nrt_col_str(out, (int64_t)i) : nrt_str_view("", 0);
@@ -77,6 +91,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       }
       if (rc == NRT_OK && r.kind == NRT_VALUE_STR)
         nrt_str_release(&r.as.str);
+      else if (rc == NRT_OK && r.kind == NRT_VALUE_LIST)
+        nrt_str_list_release(r.as.list);
     }
     nrt_col_release(out);
     nrt_col_release(in);

@@ -3,6 +3,7 @@
  * and writes one JSON line per case:
  *   {"compile_error": "...", "code": "ParseError"}                         or
  *   {"results": [["ok", value] | ["err", "ValueError", "message"], ...],
+ *    (a list or tuple of str result is a JSON array of strings)
  *    "apply": [value|null, ...], "balanced": true|false, "leaked": "..."}
  * Each row is run through nrt_udf_call (exceptions per row), then the whole column through
  * nrt_udf_apply with --errors null semantics on 2 threads (a str UDF in its write form, and
@@ -39,8 +40,29 @@ static json_t *value_json(const nrt_value *v) {
     return json_string(buf);
   }
   case NRT_VALUE_BOOL: return json_boolean(v->as.b);
+  case NRT_VALUE_LIST: {
+    json_t *arr = json_array();
+    for (int64_t i = 0; i < v->as.list->len; i++)
+      json_array_append_new(arr, json_stringn(v->as.list->items[i].data,
+                                              (size_t)v->as.list->items[i].len));
+    return arr;
+  }
   default: return json_null();
   }
+}
+
+/* Row i of a list column as a JSON array of its items. */
+static json_t *list_row_json(const nrt_column *c, int64_t i) {
+  const nrt_column *items = nrt_col_list_child(c);
+  int64_t start, end;
+  nrt_col_list_range(c, i, &start, &end);
+  json_t *arr = json_array();
+  for (int64_t k = start; k < end; k++) {
+    nrt_str s = nrt_col_str(items, k);
+    json_array_append_new(arr, nrt_col_is_valid(items, k) ? json_stringn(s.data, (size_t)s.len)
+                                                          : json_null());
+  }
+  return arr;
 }
 
 static void set_arg(nrt_value *a, nrt_value_kind k, json_t *j) {
@@ -92,6 +114,10 @@ static json_t *column_json(const nrt_column *c) {
     nrt_value v;
     memset(&v, 0, sizeof v);
     bool null = !nrt_col_is_valid(c, i);
+    if (c->type == NRT_COL_LIST) {
+      json_array_append_new(arr, null ? json_null() : list_row_json(c, i));
+      continue;
+    }
     if (nrt_col_type_is_string(c->type)) {
       v.kind = NRT_VALUE_STR;
       v.as.str = nrt_col_str(c, i);
@@ -153,6 +179,8 @@ static json_t *run_case(json_t *c) {
         json_array_append_new(item, value_json(&r));
         if (r.kind == NRT_VALUE_STR)
           nrt_str_release(&r.as.str);
+        else if (r.kind == NRT_VALUE_LIST)
+          nrt_str_list_release(r.as.list);
       }
       json_array_append_new(res, item);
     }
