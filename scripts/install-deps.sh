@@ -9,6 +9,7 @@ packages=(
   valgrind                               # memcheck over the tests
   unicode-data                           # the pinned Unicode Character Database (15.0.0)
   python3 python3-numba python3-llvmlite python3-pandas  # oracles and benchmark baselines
+  python3-venv python3-dev               # the Python package's .venv/ and its C extension
   libjansson-dev libcsv-dev              # JSON Lines and CSV readers/writers
   wamerican wngerman wfrench wspanish    # word lists for the built-in sample input
 )
