@@ -10,7 +10,7 @@ with Python's exact semantics and no leak.
     tag(pyarrow_array)      # pyarrow in, pyarrow out; pandas, Polars and lists alike
 """
 
-from . import _nrt
+from . import _nrt, ipc  # ipc: columns pickle into shared-memory handles for multiprocessing
 from ._errors import CompileError, CompileSyntaxError, CompileTypeError
 from ._udf import UDF, udf
 
@@ -25,5 +25,5 @@ def stats():
     return _nrt.stats()
 
 
-__all__ = ["udf", "UDF", "Column", "Buffer", "stats", "CompileError", "CompileSyntaxError",
+__all__ = ["udf", "UDF", "Column", "Buffer", "stats", "ipc", "CompileError", "CompileSyntaxError",
            "CompileTypeError", "__version__"]
