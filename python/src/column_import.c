@@ -231,6 +231,80 @@ static int null_column(int64_t n, nrt_column **out) {
   return pynrt_column_broadcast(Py_None, n, out);
 }
 
+/* ------------------------------------------------- validation on all cores */
+
+/* Rows from which an imported string column is validated on every core: the per-row checks
+ * (offsets, views, UTF-8) would otherwise run on one thread before every apply. */
+#define PARALLEL_VALIDATE_ROWS (1 << 15)
+
+struct parallel_validate {
+  nrt_column *col;
+  int64_t per_task;
+  int *codes;      /* each slice's status */
+  int64_t *nulls;  /* each slice's null count, recomputed from the bitmap */
+};
+
+static void validate_slice(void *arg, int64_t t) {
+  struct parallel_validate *p = arg;
+  int64_t start = t * p->per_task;
+  int64_t len = p->col->length - start < p->per_task ? p->col->length - start : p->per_task;
+  struct nrt_error e = {0};
+  nrt_column *slice;
+  p->codes[t] = nrt_col_slice(p->col, start, len, &slice, &e);
+  if (p->codes[t])
+    return;
+  p->codes[t] = nrt_col_validate(slice, &e);
+  p->nulls[t] = slice->null_count;
+  nrt_col_release(slice);
+}
+
+/* Imports a string array (utf8, large_utf8, utf8_view) with every check of
+ * nrt_col_import_arrow: the constant-time ones at import, the per-row ones on slices of the
+ * column in parallel (their null counts must add up to the producer's). A defect is reported
+ * by a sequential validation of the whole column, which names the first bad row. Consumes the
+ * array in every case; 0 or -1 with an exception. */
+static int import_strings_parallel(struct ArrowArray *a, const char *f, nrt_column **out) {
+  struct nrt_error err = {0};
+  nrt_column *col;
+  if (nrt_col_import_arrow_flags(a, f, NRT_COL_IMPORT_TRUSTED, &col, &err)) {
+    pynrt_raise(&err);
+    return -1;
+  }
+  int64_t n_tasks = 4 * (int64_t)nrt_exec_cores();
+  struct parallel_validate p = {col, (col->length + n_tasks - 1) / n_tasks, NULL, NULL};
+  n_tasks = (col->length + p.per_task - 1) / p.per_task;
+  p.codes = PyMem_Calloc((size_t)n_tasks, sizeof *p.codes);
+  p.nulls = PyMem_Calloc((size_t)n_tasks, sizeof *p.nulls);
+  if (!p.codes || !p.nulls) {
+    PyMem_Free(p.codes);
+    PyMem_Free(p.nulls);
+    nrt_col_release(col);
+    PyErr_NoMemory();
+    return -1;
+  }
+  int rc = 0;
+  Py_BEGIN_ALLOW_THREADS
+  nrt_exec_parallel_for(n_tasks, 0, validate_slice, &p);
+  int64_t nulls = 0;
+  for (int64_t t = 0; t < n_tasks; t++) {
+    nulls += p.nulls[t];
+    if (p.codes[t])
+      rc = p.codes[t];
+  }
+  if (rc || nulls != col->null_count)
+    rc = nrt_col_validate(col, &err);
+  Py_END_ALLOW_THREADS
+  PyMem_Free(p.codes);
+  PyMem_Free(p.nulls);
+  if (rc) {
+    nrt_col_release(col);
+    pynrt_raise(&err);
+    return -1;
+  }
+  *out = col;
+  return 0;
+}
+
 /* Imports one array of the given schema format. The array is consumed in every case (moved
  * into nrt, or released). */
 static int import_array(struct ArrowArray *a, const struct ArrowSchema *schema,
@@ -242,6 +316,9 @@ static int import_array(struct ArrowArray *a, const struct ArrowSchema *schema,
     PyErr_SetString(PyExc_TypeError,
                     "nrt: dictionary-encoded (categorical) columns are not supported; decode "
                     "them first (pandas: .astype(str), pyarrow: .dictionary_decode())");
+  } else if ((!strcmp(f, "u") || !strcmp(f, "U") || !strcmp(f, "vu")) &&
+             a->length >= PARALLEL_VALIDATE_ROWS) {
+    rc = import_strings_parallel(a, f, out);
   } else if (!strcmp(f, "u") || !strcmp(f, "U") || !strcmp(f, "vu") || !strcmp(f, "l") ||
              !strcmp(f, "g") || !strcmp(f, "b")) {
     if (nrt_col_import_arrow(a, f, out, &err))

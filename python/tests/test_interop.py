@@ -218,3 +218,23 @@ def test_list_columns_import_and_export():
     assert back.to_pylist() == arr.to_pylist()
     with pytest.raises(TypeError, match="list column"):
         upper(col)
+
+
+@pytest.mark.parametrize("typ", [pa.string(), pa.large_string()])
+def test_large_imports_are_validated_on_all_cores_and_name_the_bad_row(typ):
+    n = 100_000
+    good = pa.array([f"wörd{i}" for i in range(n)], type=typ)
+    assert nrt.Column(good).to_pylist()[-1] == f"wörd{n - 1}"
+    offsets, data = good.buffers()[1], bytearray(good.buffers()[2].to_pybytes())
+    width = np.int32 if typ == pa.string() else np.int64
+    bad_row = 70_001
+    start = int(np.frombuffer(offsets, dtype=width)[bad_row])
+    data[start + 1] = 0xFF                      # the second byte of 'wörd...' of that row
+    bad = pa.Array.from_buffers(typ, n, [None, offsets, pa.py_buffer(bytes(data))])
+    with pytest.raises(nrt._nrt.NativeError, match=f"row {bad_row}: invalid UTF-8"):
+        nrt.Column(bad)
+    # A producer whose null count disagrees with its bitmap is caught too.
+    with_nulls = pa.array([None if i % 7 == 0 else "x" for i in range(n)], type=typ)
+    lying = pa.Array.from_buffers(typ, n, with_nulls.buffers(), null_count=3)
+    with pytest.raises(nrt._nrt.NativeError, match="null"):
+        nrt.Column(lying)
