@@ -137,8 +137,15 @@ typedef enum udf_builtin {
   UDF_BI_MAX,   /* as min */
   UDF_BI_RANGE, /* range(stop) | range(start, stop) | range(start, stop, step), int args;
                  * type UDF_TY_RANGE (ValueError at runtime for step 0) */
-  UDF_BI_LIST   /* list() -> [] ; list(str) -> its characters ; list(list|tuple|generator of
+  UDF_BI_LIST,  /* list() -> [] ; list(str) -> its characters ; list(list|tuple|generator of
                  * str) -> the same items (lists are immutable here, so the value itself) */
+  /* The math module's functions (imports.h), named "math.floor" ... in the tree:
+   * floor/ceil/trunc(int|float) -> int; isnan/isinf/isfinite(float) -> bool;
+   * sqrt/fabs/exp/log2/log10(float), log(float[, base:float]), pow(float, float) -> float
+   * (int and bool arguments are cast to float, or to int for floor/ceil/trunc). */
+  UDF_BI_MATH_FLOOR, UDF_BI_MATH_CEIL, UDF_BI_MATH_TRUNC, UDF_BI_MATH_SQRT,
+  UDF_BI_MATH_ISNAN, UDF_BI_MATH_ISINF, UDF_BI_MATH_ISFINITE, UDF_BI_MATH_FABS,
+  UDF_BI_MATH_EXP, UDF_BI_MATH_LOG, UDF_BI_MATH_LOG2, UDF_BI_MATH_LOG10, UDF_BI_MATH_POW
 } udf_builtin;
 
 /* String methods. Each has fixed parameter slots (call.cargs[i], NULL = not given or given as

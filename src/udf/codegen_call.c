@@ -1,9 +1,11 @@
 /* Lowering of calls: builtins, string methods, helper functions, f-strings and str(). */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "nrt/str.h"
 #include "udf/codegen_internal.h"
+#include "udf/runtime.h"
 
 cg_val cg_new_str(cg *c, const char *fn, const char *sig, LLVMValueRef *args, int n) {
   /* fn(args..., nrt_str *out, nrt_error *err) -> status */
@@ -217,6 +219,47 @@ static cg_val minmax(cg *c, const udf_expr *e, bool is_max) {
   return curv;
 }
 
+/* math.floor(x) ... (imports.h): the arguments are float (or int for floor/ceil/trunc). */
+static cg_val math_fn(cg *c, const udf_expr *e) {
+  udf_builtin b = e->u.call.builtin;
+  cg_val r = {NULL, e->type, false};
+  cg_val x = cg_expr(c, e->u.call.cargs[0]);
+  LLVMValueRef y = e->u.call.ncargs > 1 ? cg_expr(c, e->u.call.cargs[1]).v
+                                        : LLVMConstReal(c->f64, 0);
+  LLVMTypeRef pt = c->f64;
+  LLVMValueRef inf = LLVMConstReal(c->f64, INFINITY);
+  if (b <= UDF_BI_MATH_TRUNC) {
+    if (udf_type_base(x.type) == UDF_TY_INT) return x;
+    static const char *const rounding[] = {"llvm.floor.f64", "llvm.ceil.f64", "llvm.trunc.f64"};
+    LLVMValueRef v = cg_intrinsic(c, rounding[b - UDF_BI_MATH_FLOOR], c->f64, &pt, 1, &x.v, 1);
+    r.v = rt_i64(c, "nrt_udf_rt_float_to_int", "i:pdL", &v, 1, true);
+    return r;
+  }
+  switch (b) {
+  case UDF_BI_MATH_ISNAN: r.v = LLVMBuildFCmp(c->b, LLVMRealUNO, x.v, x.v, ""); return r;
+  case UDF_BI_MATH_ISINF:
+  case UDF_BI_MATH_ISFINITE: {
+    LLVMValueRef a = cg_intrinsic(c, "llvm.fabs.f64", c->f64, &pt, 1, &x.v, 1);
+    r.v = LLVMBuildFCmp(c->b, b == UDF_BI_MATH_ISINF ? LLVMRealOEQ : LLVMRealOLT, a, inf, "");
+    return r;
+  }
+  case UDF_BI_MATH_FABS: r.v = cg_intrinsic(c, "llvm.fabs.f64", c->f64, &pt, 1, &x.v, 1); return r;
+  default: break;
+  }
+  int op = b == UDF_BI_MATH_SQRT    ? NRT_UDF_MATH_SQRT
+           : b == UDF_BI_MATH_EXP   ? NRT_UDF_MATH_EXP
+           : b == UDF_BI_MATH_LOG2  ? NRT_UDF_MATH_LOG2
+           : b == UDF_BI_MATH_LOG10 ? NRT_UDF_MATH_LOG10
+           : b == UDF_BI_MATH_POW   ? NRT_UDF_MATH_POW
+           : e->u.call.ncargs > 1   ? NRT_UDF_MATH_LOG_BASE
+                                    : NRT_UDF_MATH_LOG;
+  LLVMValueRef out = cg_alloca(c, c->f64, "f");
+  LLVMValueRef args[5] = {c->err, cg_i32(c, op), x.v, y, out};
+  cg_check(c, cg_call(c, "nrt_udf_rt_math", "i:piddD", args, 5));
+  r.v = LLVMBuildLoad2(c->b, c->f64, out, "");
+  return r;
+}
+
 static cg_val builtin(cg *c, const udf_expr *e) {
   int n = e->u.call.ncargs;
   udf_expr *const *a = e->u.call.cargs;
@@ -322,6 +365,19 @@ static cg_val builtin(cg *c, const udf_expr *e) {
   }
   case UDF_BI_MIN: return minmax(c, e, false);
   case UDF_BI_MAX: return minmax(c, e, true);
+  case UDF_BI_MATH_FLOOR:
+  case UDF_BI_MATH_CEIL:
+  case UDF_BI_MATH_TRUNC:
+  case UDF_BI_MATH_SQRT:
+  case UDF_BI_MATH_ISNAN:
+  case UDF_BI_MATH_ISINF:
+  case UDF_BI_MATH_ISFINITE:
+  case UDF_BI_MATH_FABS:
+  case UDF_BI_MATH_EXP:
+  case UDF_BI_MATH_LOG:
+  case UDF_BI_MATH_LOG2:
+  case UDF_BI_MATH_LOG10:
+  case UDF_BI_MATH_POW: return math_fn(c, e);
   case UDF_BI_LIST: {
     if (n == 0) {
       LLVMValueRef cap = cg_i64(c, 0);

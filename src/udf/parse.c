@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "nrt/unicode.h"
+#include "udf/imports.h"
 #include "udf/lex.h"
 #include "udf/parse.h"
 
@@ -16,6 +17,7 @@ typedef struct parser {
   int loop_depth;
   bool in_func;
   int nesting; /* recursion guard */
+  udf_imports im; /* import bindings in scope (imports.h) */
   /* body_loc cache: fields of an f-string are located left to right, each from the last */
   const udf_token *bl_tok;
   const char *bl_pos;
@@ -100,6 +102,11 @@ static bool push_ptr(parser *p, void *arr, int *n, int *cap, void *item) {
 }
 
 static udf_var *new_var(parser *p, const char *name, size_t len, udf_loc loc) {
+  if (udf_import_find(&p->im, name, len)) {
+    udf_diag_error(p->dc, NRT_EUNSUPPORTED, loc,
+                   "unsupported: a variable named as an imported name ('%.*s')", (int)len, name);
+    return NULL;
+  }
   udf_var *v = udf_arena_alloc(p->a, sizeof *v);
   if (!v) {
     P_OOM(p);
@@ -626,6 +633,16 @@ static udf_expr *parse_atom(parser *p) {
       e->u.name.id = udf_arena_strndup(p->a, t->text, t->tlen);
       if (!e->u.name.id) return P_OOM(p), NULL;
       advance(p);
+      const udf_import *b = udf_import_find(&p->im, t->text, t->tlen);
+      if (b && b->member) {
+        char buf[96];
+        const char *bad = udf_import_resolve(e, b->module, b->member, buf, sizeof buf);
+        if (bad) return unsupported(p, t->loc, bad);
+      } else if (b && !is_op(p, UDF_O_DOT)) {
+        udf_diag_error(p->dc, NRT_EUNSUPPORTED, t->loc,
+                       "unsupported: a module as a value ('%s')", e->u.name.id);
+        return NULL;
+      }
       return e;
     }
     case UDF_KW_TRUE:
@@ -685,6 +702,17 @@ static udf_expr *parse_primary(parser *p) {
       advance(p);
       udf_token *t = cur(p);
       if (t->kind != UDF_T_NAME || t->kw != UDF_KW_NONE) return syntax_error(p, t);
+      const udf_import *b = e->kind == UDF_E_NAME
+                                ? udf_import_find(&p->im, e->u.name.id, strlen(e->u.name.id))
+                                : NULL;
+      if (b && !b->member) { /* module.member */
+        char buf[96], member[64];
+        snprintf(member, sizeof member, "%.*s", (int)t->tlen, t->text);
+        const char *bad = udf_import_resolve(e, b->module, member, buf, sizeof buf);
+        if (bad) return unsupported(p, t->loc, bad);
+        advance(p);
+        continue;
+      }
       udf_expr *a = new_expr(p, UDF_E_ATTRIBUTE, e->loc);
       if (!a) return NULL;
       a->u.attribute.value = e;
@@ -1025,7 +1053,10 @@ static const char *target_kind_name(const udf_expr *e) {
  * "Maybe you meant '=='" wording for plain assignments. */
 static bool check_target(parser *p, udf_expr *e, bool eq, bool allow_tuple) {
   switch (e->kind) {
-  case UDF_E_NAME: return true;
+  case UDF_E_NAME:
+    if (!strchr(e->u.name.id, '.')) return true;
+    unsupported(p, e->loc, "assignment to an imported name");
+    return false;
   case UDF_E_ATTRIBUTE:
     unsupported(p, e->loc, "assignment to an attribute");
     return false;
@@ -1061,6 +1092,80 @@ static bool end_simple(parser *p) {
   if (is_op(p, UDF_O_SEMI) || cur(p)->kind == UDF_T_NEWLINE) return true;
   syntax_error(p, cur(p));
   return false;
+}
+
+/* The module named at the cursor (a supported one), or NULL after a diagnostic. */
+static const char *import_module_name(parser *p) {
+  udf_token *t = cur(p);
+  if (t->kind != UDF_T_NAME || t->kw != UDF_KW_NONE) return syntax_error(p, t);
+  const char *m = udf_import_module(t->text, t->tlen);
+  bool dotted = peek_at(p, 1)->kind == UDF_T_OP && peek_at(p, 1)->op == UDF_O_DOT;
+  if (!m || dotted) {
+    udf_diag_error(p->dc, NRT_EUNSUPPORTED, t->loc,
+                   "unsupported: import %.*s%s (the importable modules are math and string)",
+                   (int)t->tlen, t->text, dotted ? "..." : "");
+    return NULL;
+  }
+  advance(p);
+  return m;
+}
+
+/* import m [as a], ... | from m import n [as a], ... : bindings in the parser's import table,
+ * resolved where they are used (imports.h); the statement does nothing at run time. */
+static udf_stmt *parse_import(parser *p) {
+  udf_token *kw = cur(p);
+  bool from = kw->kw == UDF_KW_FROM;
+  advance(p);
+  const char *module = NULL;
+  bool paren = false;
+  if (from) {
+    if (!(module = import_module_name(p))) return NULL;
+    if (!is_kw(p, UDF_KW_IMPORT)) return syntax_error(p, cur(p));
+    advance(p);
+    if (is_op(p, UDF_O_STAR)) return unsupported(p, cur(p)->loc, "from ... import *");
+    if ((paren = is_op(p, UDF_O_LPAR))) advance(p);
+  }
+  for (;;) {
+    udf_token *t = cur(p);
+    udf_import b = {NULL, module, NULL};
+    if (from) {
+      if (t->kind != UDF_T_NAME || t->kw != UDF_KW_NONE) return syntax_error(p, t);
+      b.member = udf_arena_strndup(p->a, t->text, t->tlen);
+      if (!b.member) return P_OOM(p), NULL;
+      udf_expr probe = {0};
+      char buf[96];
+      const char *bad = udf_import_resolve(&probe, module, b.member, buf, sizeof buf);
+      if (bad) return unsupported(p, t->loc, bad);
+      b.alias = b.member;
+      advance(p);
+    } else {
+      if (!(b.module = import_module_name(p))) return NULL;
+      b.alias = b.module;
+    }
+    if (is_kw(p, UDF_KW_AS)) {
+      advance(p);
+      udf_token *a = cur(p);
+      if (a->kind != UDF_T_NAME || a->kw != UDF_KW_NONE) return syntax_error(p, a);
+      b.alias = udf_arena_strndup(p->a, a->text, a->tlen);
+      if (!b.alias) return P_OOM(p), NULL;
+      advance(p);
+    }
+    if (p->im.n == p->im.cap) {
+      int cap = p->im.cap ? 2 * p->im.cap : 8;
+      udf_import *v = udf_arena_alloc(p->a, (size_t)cap * sizeof *v);
+      if (!v) return P_OOM(p), NULL;
+      if (p->im.n) memcpy(v, p->im.v, (size_t)p->im.n * sizeof *v);
+      p->im.v = v;
+      p->im.cap = cap;
+    }
+    p->im.v[p->im.n++] = b;
+    if (!is_op(p, UDF_O_COMMA)) break;
+    advance(p);
+    if (paren && is_op(p, UDF_O_RPAR)) break;
+  }
+  if (paren && !expect_op(p, UDF_O_RPAR, ")")) return NULL;
+  if (!end_simple(p)) return NULL;
+  return new_stmt(p, UDF_S_PASS, kw->loc);
 }
 
 static udf_stmt *parse_simple(parser *p) {
@@ -1099,7 +1204,7 @@ static udf_stmt *parse_simple(parser *p) {
       return s;
     }
     case UDF_KW_IMPORT:
-    case UDF_KW_FROM: return unsupported(p, loc, "import statements");
+    case UDF_KW_FROM: return parse_import(p);
     case UDF_KW_GLOBAL: return unsupported(p, loc, "global statements");
     case UDF_KW_NONLOCAL: return unsupported(p, loc, "nonlocal statements");
     case UDF_KW_DEL: return unsupported(p, loc, "del statements");
@@ -1449,8 +1554,10 @@ static udf_func *parse_def(parser *p) {
   }
   if (!expect_op(p, UDF_O_COLON, ":")) return NULL;
   p->in_func = true;
+  int nimports = p->im.n; /* a body's imports are its own */
   bool ok = parse_block(p, &f->body, "function definition", kw->loc.line);
   p->in_func = false;
+  p->im.n = nimports;
   return ok ? f : NULL;
 }
 
@@ -1675,7 +1782,8 @@ int udf_parse_module(udf_diagctx *dc, udf_arena *a, const char *src, size_t len,
       for (int i = 0; i < junk.n; i++) {
         udf_stmt *x = junk.items[i];
         bool docstring = x->kind == UDF_S_EXPR && x->u.expr->kind == UDF_E_STR;
-        if (!docstring && !is_main_guard(x) && other.line == 0) other = x->loc;
+        bool inert = x->kind == UDF_S_PASS; /* an import, or pass */
+        if (!docstring && !inert && !is_main_guard(x) && other.line == 0) other = x->loc;
       }
       continue;
     }

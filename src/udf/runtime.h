@@ -34,6 +34,13 @@ int32_t nrt_udf_rt_fmod(struct nrt_error *err, double a, double b, double *out);
 int32_t nrt_udf_rt_fpow(struct nrt_error *err, double a, double b, double *out);
 /* int(x) for a float: truncation; OverflowError for inf or out of range, ValueError for NaN. */
 int32_t nrt_udf_rt_float_to_int(struct nrt_error *err, double x, int64_t *out);
+/* Functions of the math module (runtime_mathmod.c), `op` one of these; y is used by LOG_BASE
+ * (log(x, y)) and POW. ValueError "math domain error", OverflowError "math range error". */
+enum {
+  NRT_UDF_MATH_SQRT, NRT_UDF_MATH_EXP, NRT_UDF_MATH_LOG, NRT_UDF_MATH_LOG2, NRT_UDF_MATH_LOG10,
+  NRT_UDF_MATH_LOG_BASE, NRT_UDF_MATH_POW
+};
+int32_t nrt_udf_rt_math(struct nrt_error *err, int32_t op, double x, double y, double *out);
 
 /* Strings (runtime_str.c). A string argument is (mi, data, len) scalars or a const nrt_str *;
  * a string result goes to `nrt_str *out` as a new reference (a view when the input is

@@ -303,6 +303,8 @@ static udf_type check_name(ck *c, udf_expr *e) {
   for (int i = 0; builtins[i]; i++)
     if (strcmp(builtins[i], id) == 0)
       return err(c, NRT_EUNSUPPORTED, e->loc, "unsupported: functions as values ('%s')", id);
+  if (strncmp(id, "math.", 5) == 0) /* imports.h */
+    return err(c, NRT_EUNSUPPORTED, e->loc, "unsupported: functions as values ('%s')", id);
   if (udf_builtin_is_unsupported(id))
     return err(c, NRT_EUNSUPPORTED, e->loc, "unsupported: built-in function '%s'", id);
   return err(c, NRT_ETYPE, e->loc, "name '%s' is not defined", id);
@@ -833,6 +835,32 @@ static udf_type check_builtin(ck *c, udf_expr *e, const char *name) {
         return err(c, NRT_ETYPE, args[0]->loc, "'%s' object is not iterable", none_name(t));
     }
     result = UDF_TY_LIST_STR;
+  } else if (strncmp(name, "math.", 5) == 0) {
+    static const char *const fns[] = {"floor", "ceil",     "trunc", "sqrt", "isnan",
+                                      "isinf", "isfinite", "fabs",  "exp",  "log",
+                                      "log2",  "log10",    "pow",   NULL};
+    int k = 0;
+    while (fns[k] && strcmp(fns[k], name + 5) != 0) k++;
+    if (!fns[k]) return err(c, NRT_EUNSUPPORTED, e->loc, "unsupported: %s", name);
+    b = (udf_builtin)(UDF_BI_MATH_FLOOR + k);
+    if (!no_keywords(c, e, name)) return UNKNOWN;
+    int lo = b == UDF_BI_MATH_POW ? 2 : 1, hi = b == UDF_BI_MATH_LOG || lo == 2 ? 2 : 1;
+    if (hi == 1 && n != 1)
+      return err(c, NRT_ETYPE, e->loc, "%s() takes exactly one argument (%d given)", name, n);
+    if (n < lo || n > hi)
+      return err(c, NRT_ETYPE, e->loc, "%s expected %s, got %d", name + 5,
+                 lo == 2 ? "2 arguments" : n < lo ? "at least 1 argument" : "at most 2 arguments",
+                 n);
+    bool to_int = b <= UDF_BI_MATH_TRUNC && args[0]->type != UDF_TY_FLOAT;
+    for (int i = 0; i < n; i++) {
+      if (!is_num(args[i]->type))
+        return err(c, NRT_ETYPE, args[i]->loc, "must be real number, not %s",
+                   none_name(args[i]->type));
+      cast_to(c, &args[i], to_int ? UDF_TY_INT : UDF_TY_FLOAT);
+    }
+    result = b <= UDF_BI_MATH_TRUNC                                ? UDF_TY_INT
+             : b >= UDF_BI_MATH_ISNAN && b <= UDF_BI_MATH_ISFINITE ? UDF_TY_BOOL
+                                                                   : UDF_TY_FLOAT;
   } else { /* range */
     b = UDF_BI_RANGE;
     if (!no_keywords(c, e, name)) return UNKNOWN;
@@ -1139,6 +1167,7 @@ static udf_type check_call(ck *c, udf_expr *e) {
                                          "chr", "abs", "min", "max", "range", "list", NULL};
   for (int i = 0; builtins[i]; i++)
     if (strcmp(builtins[i], id) == 0) return check_builtin(c, e, id);
+  if (strncmp(id, "math.", 5) == 0) return check_builtin(c, e, id); /* imports.h */
   if (udf_builtin_is_unsupported(id))
     return err(c, NRT_EUNSUPPORTED, fx->loc, "unsupported: built-in function '%s'", id);
   return err(c, NRT_ETYPE, fx->loc, "name '%s' is not defined", id);

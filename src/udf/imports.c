@@ -1,0 +1,79 @@
+/* Importable modules and their members (see imports.h). */
+#include "udf/imports.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *const modules[] = {"math", "string", NULL};
+
+/* string's constants, as CPython defines them. */
+static const struct {
+  const char *name, *value;
+} string_consts[] = {
+    {"ascii_lowercase", "abcdefghijklmnopqrstuvwxyz"},
+    {"ascii_uppercase", "ABCDEFGHIJKLMNOPQRSTUVWXYZ"},
+    {"ascii_letters", "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"},
+    {"digits", "0123456789"},
+    {"hexdigits", "0123456789abcdefABCDEF"},
+    {"octdigits", "01234567"},
+    {"punctuation", "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"},
+    {"whitespace", " \t\n\r\v\f"},
+    {"printable", "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                  "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~ \t\n\r\v\f"},
+};
+
+static const struct {
+  const char *name;
+  double value;
+} math_consts[] = {
+    {"pi", 3.141592653589793}, {"e", 2.718281828459045}, {"tau", 6.283185307179586},
+    {"inf", INFINITY}, {"nan", NAN},
+};
+
+/* The math functions the checker knows (types.c, check_builtin), by their dotted name. */
+static const char *const math_funcs[] = {
+    "math.floor", "math.ceil", "math.trunc", "math.sqrt", "math.isnan", "math.isinf",
+    "math.isfinite", "math.fabs", "math.exp", "math.log", "math.log2", "math.log10",
+    "math.pow", NULL};
+
+const char *udf_import_module(const char *text, size_t len) {
+  for (int i = 0; modules[i]; i++)
+    if (strlen(modules[i]) == len && memcmp(modules[i], text, len) == 0) return modules[i];
+  return NULL;
+}
+
+const udf_import *udf_import_find(const udf_imports *im, const char *name, size_t len) {
+  for (int i = im->n - 1; i >= 0; i--)
+    if (strlen(im->v[i].alias) == len && memcmp(im->v[i].alias, name, len) == 0)
+      return &im->v[i];
+  return NULL;
+}
+
+const char *udf_import_resolve(udf_expr *e, const char *module, const char *member,
+                               char *buf, size_t bufsize) {
+  if (strcmp(module, "string") == 0) {
+    for (size_t i = 0; i < sizeof string_consts / sizeof string_consts[0]; i++)
+      if (strcmp(string_consts[i].name, member) == 0) {
+        e->kind = UDF_E_STR;
+        e->u.str.data = string_consts[i].value;
+        e->u.str.len = (int64_t)strlen(string_consts[i].value);
+        return NULL;
+      }
+  } else {
+    for (size_t i = 0; i < sizeof math_consts / sizeof math_consts[0]; i++)
+      if (strcmp(math_consts[i].name, member) == 0) {
+        e->kind = UDF_E_FLOAT;
+        e->u.fval = math_consts[i].value;
+        return NULL;
+      }
+    for (int i = 0; math_funcs[i]; i++)
+      if (strcmp(math_funcs[i] + 5, member) == 0) {
+        e->kind = UDF_E_NAME;
+        e->u.name.id = math_funcs[i];
+        return NULL;
+      }
+  }
+  snprintf(buf, bufsize, "%s.%s", module, member);
+  return buf;
+}
