@@ -2,8 +2,8 @@
 # The whole test suite: installs what it needs, then runs the tests plain, under ASan+UBSan
 # (clang, with the time-boxed fuzzers), under TSan, the tests labelled 'valgrind' under
 # valgrind memcheck, and the Python package's tests (pytest, on the package installed into
-# .venv/ by `pip install .`, and a subset on the ASan build of the extension). Exits non-zero
-# if any run fails.
+# .venv/ by `pip install .`, and a subset on the ASan build of the extension) and the OCaml
+# binding's tests. Exits non-zero if any run fails.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -60,6 +60,10 @@ if ! NRT_UNDER_SANITIZER=1 LD_PRELOAD="$asan_rt" ASAN_OPTIONS="$ASAN_OPTIONS:det
      python/tests/test_leaks.py python/tests/test_threads.py; then
   failed+=("pytest (asan+ubsan)")
 fi
+
+# The OCaml binding (bindings/ocaml): its alcotest suite, GC and RSS tests included.
+echo "=== ocaml"
+if ! scripts/test-ocaml.sh; then failed+=("ocaml"); fi
 
 if [ ${#failed[@]} -ne 0 ]; then
   echo "FAILED runs: ${failed[*]}" >&2
