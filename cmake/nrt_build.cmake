@@ -1,8 +1,16 @@
 # Build helpers shared by every module: warnings, sanitizers, nrt_module(), nrt_add_test().
 
-set(NRT_WARNINGS -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+set(NRT_WARNINGS -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
     -Wpointer-arith -Wcast-qual -Wvla -Wformat=2 -Wundef)
-set(NRT_CXX_WARNINGS -Wall -Wextra -Werror)
+set(NRT_CXX_WARNINGS -Wall -Wextra)
+# Warnings as errors is for developers and CI (scripts/build.sh turns it on): a new compiler's
+# new warning must not break a user's or a packager's build.
+set(NRT_WERROR_FLAG "")
+if(NRT_WERROR)
+  set(NRT_WERROR_FLAG -Werror)
+endif()
+list(APPEND NRT_WARNINGS ${NRT_WERROR_FLAG})
+list(APPEND NRT_CXX_WARNINGS ${NRT_WERROR_FLAG})
 
 if(NRT_SANITIZE STREQUAL "address")
   add_compile_options(-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer)

@@ -33,7 +33,7 @@ static double now(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static void die(const char *what, const struct nrt_error *err) {
+static _Noreturn void die(const char *what, const struct nrt_error *err) {
   fprintf(stderr, "bench_ipc: %s%s%s\n", what, err ? ": " : "", err ? err->message : "");
   exit(1);
 }

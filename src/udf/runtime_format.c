@@ -111,8 +111,10 @@ static int str_layout(const struct nrt_udf_str_spec *f, const char *s, int64_t l
   }
   *chars = n;
   int64_t pad = f->width > n ? f->width - n : 0;
-  if (pad > (INT64_MAX / 8 - *keep) / f->filllen)
-    return nrt_error_set(err, NRT_EOVERFLOW, "formatted string is too long");
+  if (pad > (INT64_MAX / 8 - *keep) / f->filllen) {
+    nrt_error_set(err, NRT_EOVERFLOW, "formatted string is too long");
+    return NRT_EOVERFLOW; /* a constant: the callers' compiler sees *size set on NRT_OK */
+  }
   *size = *keep + pad * f->filllen;
   return NRT_OK;
 }

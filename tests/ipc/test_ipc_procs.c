@@ -540,6 +540,8 @@ static int doomed_producer(void *arg) {
     if (nrt_ipc_export_block(mi, h, sizeof h, &len, NULL) || ipc_test_send(d->handles.w, h, len))
       _exit(6);
   }
+  if (ipc_test_write(d->done.w, "d", 1))
+    _exit(7); /* all four handles are in flight: the parent may kill us now */
   for (;;)
     pause(); /* holding everything until killed */
 }
@@ -571,6 +573,7 @@ static void test_kill_producer(void) {
   pid_t p = spawn(doomed_producer, &d);
   pid_t c = spawn(doomed_consumer, &d);
   char ch;
+  CHECK_EQ_INT(ipc_test_read(d.done.r, &ch, 1), 0);
   CHECK_EQ_INT(ipc_test_read(d.ready.r, &ch, 1), 0);
   kill_wait(p);
   struct nrt_ipc_collect_result res;

@@ -114,8 +114,8 @@ static void test_apply(void) {
       "lambda s: s.split(',')",
       "lambda s: s.partition(' ')",
       "lambda s: list(s)",
-      "def f(s):\n    ws = s.split()\n    if len(ws) == 1:\n        return None\n"
-      "    if 'x' in s:\n        return [str(int(s))]\n    return ws[::-1] + [s.upper()]\n",
+      ("def f(s):\n    ws = s.split()\n    if len(ws) == 1:\n        return None\n"
+       "    if 'x' in s:\n        return [str(int(s))]\n    return ws[::-1] + [s.upper()]\n"),
   };
   static const enum nrt_col_type layouts[3] = {NRT_COL_UTF8, NRT_COL_LARGE_UTF8,
                                                NRT_COL_UTF8_VIEW};
