@@ -321,7 +321,9 @@ NRT_API int nrt_col_builder_row_begin(nrt_col_builder *b, nrt_col_row_writer *w,
 
 /* The slow path of nrt_col_row_room: grows the room to at least n bytes past w->pos (the
  * bytes of the row written so far move with it). Returns the new w->pos, or NULL with the
- * builder's sticky error in err (allocation failure, a row too large for the layout). */
+ * builder's sticky error in err (allocation failure, a row too large for the layout), or NULL
+ * with NRT_ELIMIT in err, the builder untouched, when the row would pass nrt_str_max_bytes
+ * (nrt/str.h): that is the row's own error. */
 NRT_API char *nrt_col_row_grow(nrt_col_row_writer *w, size_t n, struct nrt_error *err);
 
 /* Room for n more bytes of the current row: w->pos, or NULL (see nrt_col_row_grow). */

@@ -44,7 +44,11 @@ enum nrt_status {
   NRT_EZERODIV = 1005,  /* Python ZeroDivisionError */
   NRT_ETYPE = 1006,     /* Python TypeError / a type error at compile time */
   NRT_EUNSUPPORTED = 1007, /* a valid request that nrt does not support */
-  NRT_EUNBOUND = 1008      /* Python UnboundLocalError */
+  NRT_EUNBOUND = 1008,     /* Python UnboundLocalError */
+  /* Python MemoryError from a size limit (a string longer than nrt_str_max_bytes): refused
+   * before anything is allocated, so unlike NRT_ENOMEM it is one row's error, which an apply
+   * with errors_as_null turns into a null row. */
+  NRT_ELIMIT = 1009
 };
 
 #define NRT_ERROR_MESSAGE_SIZE 512

@@ -11,7 +11,10 @@
  *    end ("\r\n" files read like "\n" files). The last line may lack its "\n". An input that
  *    ends with "\n" has no empty row after it, but every other empty line is a row holding the
  *    empty string: "a\nb\n" and "a\nb" are two rows, "a\n\nb\n" three, "\n" one, "" none.
- *    Text has no nulls: reading never gives one; writing a null writes an empty line.
+ *    Text has no nulls: reading never gives one; writing a null writes an empty line. Text
+ *    has no quoting either: writing a string that holds "\n" (it would read back as two rows)
+ *    or ends with "\r" (reading drops it) is an NRT_EINVAL error naming the first such row,
+ *    "row 3: the value holds a line break, ...", before anything is written.
  *  - csv: RFC 4180. The first record is the header; columns are chosen by name. Fields may be
  *    quoted ("..." with "" for a quote) and then hold commas, quotes and line breaks; spaces
  *    are data (never trimmed). An empty unquoted field is null, a quoted empty field ("") is
@@ -126,10 +129,12 @@ struct nrt_io_write_options {
 
 /* Writes every row of `col` (any nrt column type) in the chosen format, through a buffer.
  * Returns NRT_OK, NRT_EIO with errno's text (a full disk, a closed pipe), NRT_EINVAL (bad
- * options, a NULL column) or NRT_ENOMEM.
+ * options, a NULL column, a text row with a line break) or NRT_ENOMEM.
  *  - nrt_io_write_stream writes to `file` and flushes it (not closed);
  *  - nrt_io_write_fd writes to descriptor `fd` (not closed), e.g. 1 for stdout;
- *  - nrt_io_write_path creates or truncates `path`, writes and closes it. */
+ *  - nrt_io_write_path replaces the file `path` atomically (nrt/io_output.h): it writes a
+ *    temporary file beside it and renames it over `path` only when every row is written, so
+ *    on any error `path` keeps its old contents. */
 NRT_API int nrt_io_write_stream(FILE *file, const nrt_column *col,
                                 const struct nrt_io_write_options *options,
                                 struct nrt_error *err);

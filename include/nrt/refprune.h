@@ -113,7 +113,8 @@ NRT_API int nrt_refprune_parse_passes(const char *list, unsigned *out, struct nr
 /* The command `nrt refprune IN.ll [-o OUT.ll] [--passes LIST] [--stats] [--subgraph-limit N]
  * [--strict-calls]`:
  * reads textual or bitcode IR, prunes it (normalise and null always run; --passes selects the
- * pair-removing sub-passes, default all), verifies and writes textual IR to OUT.ll or stdout;
+ * pair-removing sub-passes, default all), verifies and writes textual IR to OUT.ll (replaced
+ * atomically, nrt/io_output.h: on any error it keeps its old contents) or stdout;
  * --stats prints the statistics to stderr; --strict-calls sets strict_calls. Exit status 0 on success, 1 on an I/O error, 2 on a
  * usage error or an input that does not parse or does not pass the LLVM verifier (its message
  * is printed). argv[0] is the command name. */

@@ -44,6 +44,18 @@ NRT_API int nrt_str_new(const char *s, int64_t len, nrt_str *out, struct nrt_err
  * bytes[len] is already written). The bytes must be valid UTF-8 before the string is used. */
 NRT_API int nrt_str_alloc(int64_t len, nrt_str *out, char **bytes, struct nrt_error *err);
 
+/* The longest string nrt makes, in bytes: process-wide, NRT_STR_DEFAULT_MAX_BYTES unless
+ * set. Making a longer string (any operation: s * n, padding, formatting, joining, ...) and
+ * asking for room past it in a row written in place (nrt_col_row_room) fail with NRT_ELIMIT
+ * ("MemoryError") before anything is allocated; an apply reports that as the row's error,
+ * so with errors_as_null the row becomes null and the apply goes on. A room request is an
+ * upper bound of the bytes written (a case mapping asks for up to 4 bytes per input byte), so
+ * a row close to the limit may be refused. nrt_str_set_max_bytes sets the limit (n < 1: the
+ * default) and returns the previous one; set it before other threads make strings. */
+#define NRT_STR_DEFAULT_MAX_BYTES ((int64_t)INT32_MAX) /* 2 GiB - 1: a utf8 column's row */
+NRT_API int64_t nrt_str_set_max_bytes(int64_t n);
+NRT_API int64_t nrt_str_max_bytes(void);
+
 /* Takes one more reference (atomic; nothing for a borrowed view). */
 NRT_API void nrt_str_retain(const nrt_str *s);
 
@@ -57,8 +69,9 @@ NRT_API void nrt_str_release(nrt_str *s);
  *   `nrt_str_X_into(..., char *out)` (writes them, returns the byte count).
  * - Managed wrappers take `const nrt_str *` inputs and an `nrt_str *out` that receives a new
  *   reference: the input itself (retained) when the result equals it, the shared empty
- *   string, or one new allocation. They return NRT_OK or an error code (NRT_ENOMEM, or the
- *   Python exception's code with Python's message in err).
+ *   string, or one new allocation. They return NRT_OK or an error code (NRT_ENOMEM,
+ *   NRT_ELIMIT for a result longer than nrt_str_max_bytes, or the Python exception's code
+ *   with Python's message in err).
  * --------------------------------------------------------------------------------------- */
 
 /* ---------------------------------------------------------------- case mapping

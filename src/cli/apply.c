@@ -10,6 +10,8 @@
 
 #include "cli.h"
 #include "nrt/io.h"
+#include "nrt/io_output.h"
+#include "nrt/str.h"
 #include "nrt/udf.h"
 
 #define MAX_COLUMNS 64
@@ -23,12 +25,16 @@ static const char apply_help[] =
     "  --in-format F       text (default, one row per line), csv or jsonl\n"
     "  --out-format F      text, csv or jsonl (default: the input format)\n"
     "  --column NAME       input column for csv / jsonl objects, one per parameter in order\n"
-    "  -o PATH             output file (default: standard output)\n"
-    "  --threads N         worker threads (default: all cores)\n"
+    "  -o PATH             output file (default: standard output), replaced only when the\n"
+    "                      run succeeds: on an error or an interrupt PATH keeps its contents\n"
+    "  --threads N         worker threads, 1 to 4096 (default: all cores)\n"
     "  --errors stop|null  a row that raises stops the run (exit 1) or gives null\n"
+    "  --max-row-bytes N   the longest string a row may make (K, M, G suffixes; default and\n"
+    "                      most 2G-1): a longer one is the row's MemoryError\n"
     "  --emit-llvm         print the LLVM IR before and after pruning (standard error)\n"
     "  --stats             print statistics as 'name: value' lines on standard error\n"
-    "exit status: 0 success, 1 runtime error in a row, 2 compile error, bad input or usage\n";
+    "exit status: 0 success, 1 runtime error in a row or MemoryError, 2 compile error, bad\n"
+    "input, I/O error or usage\n";
 
 struct apply_args {
   const char *udf_path, *source, *func, *input, *output;
@@ -36,6 +42,7 @@ struct apply_args {
   const char *columns[MAX_COLUMNS];
   size_t ncolumns;
   int threads;
+  int64_t max_row_bytes;
   bool errors_null, emit_llvm, stats;
 };
 
@@ -108,12 +115,15 @@ static int parse_args(int argc, char **argv, struct apply_args *a) {
       a->output = v;
     } else if (is_opt(s, "--threads")) {
       VALUE("--threads");
-      char *end;
-      errno = 0;
-      long t = strtol(v, &end, 10);
-      if (errno || *end || end == v || t < 1 || t > 4096)
+      int64_t t;
+      if (!cli_parse_int(v, 1, 4096, false, &t))
         return bad_usage("--threads needs a number from 1 to 4096, not '%s'", v);
       a->threads = (int)t;
+    } else if (is_opt(s, "--max-row-bytes")) {
+      VALUE("--max-row-bytes");
+      if (!cli_parse_int(v, 1, NRT_STR_DEFAULT_MAX_BYTES, true, &a->max_row_bytes))
+        return bad_usage("--max-row-bytes needs a number of bytes from 1 to 2147483647 "
+                         "(K, M and G suffixes allowed), not '%s'", v);
     } else if (is_opt(s, "--errors")) {
       VALUE("--errors");
       if (strcmp(v, "stop") == 0)
@@ -245,6 +255,17 @@ int cli_apply(int argc, char **argv) {
     if (!src)
       return CLI_USAGE;
   }
+  /* The output is opened first, so an unwritable path fails before any work; it is written
+   * to a temporary file that replaces the path only at the end (nrt/io_output.h). */
+  nrt_io_output *output = NULL;
+  if (a.output && nrt_io_output_open(a.output, &output, &err)) {
+    fprintf(stderr, "nrt apply: %scannot write %s\n",
+            err.code == NRT_ENOMEM ? "MemoryError: " : "", err.message);
+    free(src);
+    return err.code == NRT_ENOMEM ? CLI_ROW_ERROR : CLI_USAGE;
+  }
+  if (a.max_row_bytes)
+    nrt_str_set_max_bytes(a.max_row_bytes);
 
   /* Input first: the UDF's parameter types are the columns' types. */
   int status = CLI_OK;
@@ -267,8 +288,9 @@ int cli_apply(int argc, char **argv) {
   memset(&xinfo, 0, sizeof xinfo);
   double run_ms = 0, write_ms = 0;
   if (rc) {
-    fprintf(stderr, "nrt apply: %s: %s\n", a.input ? a.input : "<stdin>", err.message);
-    status = CLI_USAGE;
+    fprintf(stderr, "nrt apply: %s%s: %s\n", rc == NRT_ENOMEM ? "MemoryError: " : "",
+            a.input ? a.input : "<stdin>", err.message);
+    status = rc == NRT_ENOMEM ? CLI_ROW_ERROR : CLI_USAGE;
     goto done;
   }
   nrt_value_kind kinds[MAX_COLUMNS];
@@ -285,8 +307,8 @@ int cli_apply(int argc, char **argv) {
   rc = nrt_udf_compile(a.source ? a.source : src, a.source ? strlen(a.source) : srclen, &uo,
                        &udf, &err);
   if (rc) {
-    fprintf(stderr, "%s\n", err.message);
-    status = CLI_USAGE;
+    fprintf(stderr, "%s%s\n", rc == NRT_ENOMEM ? "nrt apply: MemoryError: " : "", err.message);
+    status = rc == NRT_ENOMEM ? CLI_ROW_ERROR : CLI_USAGE;
     goto done;
   }
   struct nrt_udf_apply_options ao;
@@ -303,7 +325,8 @@ int cli_apply(int argc, char **argv) {
   cli_progress_stop(prog);
   run_ms = cli_now_ms() - t0;
   if (rc) {
-    fprintf(stderr, "nrt apply: %s\n", err.message);
+    fprintf(stderr, "nrt apply: %s%s\n", err.message,
+            rc == NRT_ELIMIT ? " (a larger --max-row-bytes allows it)" : "");
     status = rc == NRT_EINVAL ? CLI_USAGE : CLI_ROW_ERROR;
     goto done;
   }
@@ -315,13 +338,19 @@ int cli_apply(int argc, char **argv) {
   wo.format = out_fmt;
   wo.column_name = out_fmt == NRT_IO_CSV ? "result" : NULL;
   t0 = cli_now_ms();
-  rc = a.output ? nrt_io_write_path(a.output, out, &wo, &err) : nrt_io_write_fd(1, out, &wo, &err);
+  rc = nrt_io_write_fd(output ? nrt_io_output_fd(output) : 1, out, &wo, &err);
+  if (rc == NRT_OK && output) {
+    rc = nrt_io_output_commit(output, &err);
+    output = NULL;
+  }
   write_ms = cli_now_ms() - t0;
   if (rc) {
-    fprintf(stderr, "nrt apply: writing %s: %s\n", a.output ? a.output : "<stdout>", err.message);
-    status = CLI_USAGE;
+    fprintf(stderr, "nrt apply: %swriting %s: %s\n", rc == NRT_ENOMEM ? "MemoryError: " : "",
+            a.output ? a.output : "<stdout>", err.message);
+    status = rc == NRT_ENOMEM ? CLI_ROW_ERROR : CLI_USAGE;
   }
 done:
+  nrt_io_output_discard(output); /* a failed run leaves -o PATH as it was */
   if (a.stats && udf) {
     fprintf(stderr, "rows: %lld\n", (long long)(in[0] ? in[0]->length : 0));
     fprintf(stderr, "threads: %d\n", xinfo.threads);

@@ -1,8 +1,10 @@
 /* The nrt command's subcommands (internal to the executable). Each returns the exit status:
- * 0 success, 1 a runtime error in a row, 2 a compile error, bad input or bad usage. */
+ * 0 success, 1 a runtime error in a row (a MemoryError included), 2 a compile error, bad input,
+ * an I/O error or bad usage. */
 #ifndef NRT_CLI_H
 #define NRT_CLI_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define CLI_OK 0
@@ -25,5 +27,26 @@ void cli_progress_stop(struct cli_progress *p);
 
 /* Prints the runtime statistics as "name: value" lines on stderr. */
 void cli_print_runtime_stats(void);
+
+/* Parses a whole decimal number in [min, max] into *out: digits only (no sign, no blank),
+ * then, when `suffixes`, an optional K, M or G (times 2^10, 2^20, 2^30). False for anything
+ * else, an overflow included. */
+bool cli_parse_int(const char *text, int64_t min, int64_t max, bool suffixes, int64_t *out);
+
+/* Installs the command's process-wide handlers: SIGINT, SIGTERM and SIGHUP remove the
+ * temporary files of unfinished outputs (nrt/io_output.h), then end the process by the same
+ * signal; SIGPIPE is ignored (a closed pipe is a write error); LLVM's fatal errors and
+ * allocation failures end it with a message instead of an abort (exit status 1 for a
+ * MemoryError, 2 otherwise). */
+void cli_install_handlers(void);
+
+/* The C++ half of cli_install_handlers (oom.cpp): operator new and LLVM's bad-alloc reports
+ * call cli_memory_exit. */
+void cli_install_oom_handlers(void);
+
+/* Ends the process at once after an allocation failure inside LLVM: removes the temporary
+ * outputs, prints "nrt: MemoryError: out of memory in LLVM (what)" and exits with status 1.
+ * Async-signal-safe. */
+__attribute__((noreturn)) void cli_memory_exit(const char *what);
 
 #endif

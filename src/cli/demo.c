@@ -10,6 +10,9 @@
 #include "nrt/udf.h"
 #include "nrt/unicode.h"
 
+/* The sample is one utf8 column (at most 2 GiB of text, some 130 million rows). */
+#define DEMO_MAX_ROWS 100000000
+
 static const char seed_udf[] =
     "def udf(string):\n"
     "    if len(string) > 2:\n"
@@ -134,21 +137,21 @@ static void show_row(const nrt_column *in, const nrt_column *out, int64_t i) {
 }
 
 int cli_demo(int argc, char **argv) {
-  int64_t rows = 1000000;
-  int threads = 0;
+  int64_t rows = 1000000, threads = 0;
   for (int i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "--rows") == 0 && i + 1 < argc) {
-      rows = strtoll(argv[++i], NULL, 10);
-    } else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
-      threads = atoi(argv[++i]);
+    bool is_rows = strcmp(argv[i], "--rows") == 0;
+    if ((is_rows || strcmp(argv[i], "--threads") == 0) && i + 1 < argc) {
+      const char *v = argv[++i];
+      int64_t max = is_rows ? DEMO_MAX_ROWS : 4096;
+      if (!cli_parse_int(v, 1, max, false, is_rows ? &rows : &threads)) {
+        fprintf(stderr, "nrt demo: %s needs a number from 1 to %lld, not '%s'\n", argv[i - 1],
+                (long long)max, v);
+        return CLI_USAGE;
+      }
     } else {
       fprintf(stderr, "usage: nrt demo [--rows N] [--threads N]\n");
       return CLI_USAGE;
     }
-  }
-  if (rows < 1 || threads < 0) {
-    fprintf(stderr, "nrt demo: --rows and --threads must be positive\n");
-    return CLI_USAGE;
   }
   struct words w;
   memset(&w, 0, sizeof w);
@@ -190,7 +193,7 @@ int cli_demo(int argc, char **argv) {
    * all cores, then the value form (a managed result string per row) for comparison; each
    * run's string allocations per row come from the runtime statistics. */
   int cores = nrt_exec_cores();
-  int counts[3] = {1, threads ? threads : cores, 1};
+  int counts[3] = {1, threads ? (int)threads : cores, 1};
   nrt_column *out = NULL;
   int status = CLI_OK;
   for (int k = 0; k < 3 && status == CLI_OK; k++) {

@@ -1,5 +1,4 @@
 /* nrt: the command line. `nrt apply`, `nrt refprune`, `nrt demo`. */
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -16,8 +15,7 @@ static void usage(FILE *f) {
 }
 
 int main(int argc, char **argv) {
-  /* A closed output pipe is reported as a write error (EIO), not a silent death. */
-  signal(SIGPIPE, SIG_IGN);
+  cli_install_handlers();
   if (argc < 2) {
     usage(stderr);
     return CLI_USAGE;

@@ -15,7 +15,9 @@ static int report(const nrt_col_builder *b, struct nrt_error *err) {
   return b->status;
 }
 
-/* Points an empty writer at the builder's next row (room prepared by prepare()). */
+/* Points an empty writer at the builder's next row (room prepared by prepare()). The room
+ * never reaches past the string limit (nrt_str_max_bytes), so a longer row always asks
+ * nrt_col_row_grow, which refuses it: the inline room check stays one comparison. */
 static void set_cursor(nrt_col_builder *b, nrt_col_row_writer *w) {
   if (b->type == NRT_COL_UTF8_VIEW) {
     w->row = b->reg_cur;
@@ -24,6 +26,9 @@ static void set_cursor(nrt_col_builder *b, nrt_col_row_writer *w) {
     w->row = b->data.data + b->data.used;
     w->end = b->data.data + b->data.cap;
   }
+  int64_t limit = nrt_str_max_bytes();
+  if (w->end - w->row > limit)
+    w->end = w->row + limit;
   w->pos = w->row;
 }
 
@@ -71,6 +76,13 @@ char *nrt_col_row_grow(nrt_col_row_writer *w, size_t n, struct nrt_error *err) {
   if (n > SIZE_MAX / 4 - used) {
     colb_fail(b, NRT_ERANGE, "row %lld: string too large", (long long)b->length);
     report(b, err);
+    return NULL;
+  }
+  /* A row over the string limit is that row's error, refused before growing: the builder
+   * stays usable (the row is dropped by beginning again). */
+  if (used + n > (uint64_t)nrt_str_max_bytes()) {
+    nrt_error_set(err, NRT_ELIMIT, "a row asking for %llu bytes is over the limit of %lld bytes",
+                  (unsigned long long)(used + n), (long long)nrt_str_max_bytes());
     return NULL;
   }
   if (b->type == NRT_COL_UTF8_VIEW) {

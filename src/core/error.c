@@ -39,6 +39,7 @@ const char *nrt_status_name(int code) {
   case NRT_ETYPE: return "TypeError";
   case NRT_EUNSUPPORTED: return "Unsupported";
   case NRT_EUNBOUND: return "UnboundLocalError";
+  case NRT_ELIMIT: return "MemoryError";
   default: return "Error";
   }
 }

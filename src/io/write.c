@@ -1,6 +1,7 @@
 /* The writers (formats in nrt/io.h): one column, through a 64 KiB buffer. */
 #define _POSIX_C_SOURCE 200809L /* open, write */
 #include "nrt/io.h"
+#include "nrt/io_output.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -247,6 +248,32 @@ static void put_row(struct io_out *o, const nrt_column *col, int64_t i,
   }
 }
 
+/* The first row of a string column that text output cannot write as one line: one holding
+ * "\n" (it would read back as two rows) or ending with "\r" (reading drops it with the line
+ * end); -1 when none. A contiguous layout is searched whole first: such rows are rare. */
+static int64_t first_multiline_row(const nrt_column *col, bool *ends_cr) {
+  if (col->type != NRT_COL_UTF8 && col->type != NRT_COL_LARGE_UTF8 &&
+      col->type != NRT_COL_UTF8_VIEW)
+    return -1;
+  if (col->length == 0)
+    return -1;
+  if (col->type != NRT_COL_UTF8_VIEW) {
+    nrt_str first = nrt_col_str(col, 0), last = nrt_col_str(col, col->length - 1);
+    size_t span = (size_t)(last.data + last.len - first.data);
+    if (!memchr(first.data, '\n', span) && !memchr(first.data, '\r', span))
+      return -1;
+  }
+  for (int64_t i = 0; i < col->length; i++) {
+    if (!nrt_col_is_valid(col, i))
+      continue;
+    nrt_str s = nrt_col_str(col, i);
+    *ends_cr = s.len > 0 && s.data[s.len - 1] == '\r';
+    if (*ends_cr || memchr(s.data, '\n', (size_t)s.len))
+      return i;
+  }
+  return -1;
+}
+
 static int write_column(struct io_out *o, const nrt_column *col,
                         const struct nrt_io_write_options *options) {
   static const struct nrt_io_write_options defaults = {0};
@@ -256,6 +283,14 @@ static int write_column(struct io_out *o, const nrt_column *col,
     return nrt_error_set(o->err, NRT_EINVAL, "write: column is NULL");
   if (format != NRT_IO_TEXT && format != NRT_IO_CSV && format != NRT_IO_JSONL)
     return nrt_error_set(o->err, NRT_EINVAL, "write: unknown format %d", (int)format);
+  bool ends_cr = false;
+  int64_t bad = format == NRT_IO_TEXT ? first_multiline_row(col, &ends_cr) : -1;
+  if (bad >= 0) /* refused before anything is written */
+    return nrt_error_set(o->err, NRT_EINVAL,
+                         "row %lld: the value %s, which text output (one row per line) cannot "
+                         "write; use csv or jsonl",
+                         (long long)bad + 1,
+                         ends_cr ? "ends with a carriage return" : "holds a line break");
   o->buf = nrt_allocate(IO_WRITE_BLOCK, o->err);
   if (!o->buf)
     return NRT_ENOMEM;
@@ -306,16 +341,14 @@ int nrt_io_write_fd(int fd, const nrt_column *col, const struct nrt_io_write_opt
 
 int nrt_io_write_path(const char *path, const nrt_column *col,
                       const struct nrt_io_write_options *options, struct nrt_error *err) {
-  if (!path)
-    return nrt_error_set(err, NRT_EINVAL, "write: path is NULL");
-  int fd;
-  do
-    fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-  while (fd < 0 && errno == EINTR);
-  if (fd < 0)
-    return nrt_error_set(err, NRT_EIO, "%s: %s", path, strerror(errno));
-  int rc = nrt_io_write_fd(fd, col, options, err);
-  if (close(fd) != 0 && rc == NRT_OK)
-    rc = nrt_error_set(err, NRT_EIO, "%s: %s", path, strerror(errno));
-  return rc;
+  nrt_io_output *o;
+  int rc = nrt_io_output_open(path, &o, err);
+  if (rc)
+    return rc;
+  rc = nrt_io_write_fd(nrt_io_output_fd(o), col, options, err);
+  if (rc) {
+    nrt_io_output_discard(o);
+    return rc;
+  }
+  return nrt_io_output_commit(o, err);
 }

@@ -3,10 +3,14 @@
 #include <llvm-c/Analysis.h>
 #include <llvm-c/Core.h>
 #include <llvm-c/IRReader.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "nrt/io_output.h"
 #include "refprune/internal.h"
 
 static int usage(const char *prog, const char *why) {
@@ -35,6 +39,24 @@ struct tool_args {
   int stats, strict_calls;
 };
 
+/* A whole positive decimal number: digits only (strtoull would take "-5" as a huge value),
+ * no overflow. */
+static bool parse_limit(const char *s, size_t *out) {
+  size_t v = 0;
+  if (*s < '0' || *s > '9')
+    return false;
+  for (; *s >= '0' && *s <= '9'; s++) {
+    size_t d = (size_t)(*s - '0');
+    if (v > (SIZE_MAX - d) / 10)
+      return false;
+    v = v * 10 + d;
+  }
+  if (*s || v == 0)
+    return false;
+  *out = v;
+  return true;
+}
+
 static int parse_args(int argc, char **argv, struct tool_args *a) {
   const char *prog = argc > 0 && argv[0] ? argv[0] : "refprune";
   memset(a, 0, sizeof(*a));
@@ -53,12 +75,8 @@ static int parse_args(int argc, char **argv, struct tool_args *a) {
         if (nrt_refprune_parse_passes(val, &a->passes, &err) != NRT_OK)
           return usage(prog, err.message);
         a->passes |= NRT_REFPRUNE_NORMALIZE | NRT_REFPRUNE_NULL;
-      } else {
-        char *end = NULL;
-        unsigned long long v = strtoull(val, &end, 10);
-        if (!*val || *end || v == 0)
-          return usage(prog, "--subgraph-limit needs a positive integer");
-        a->limit = (size_t)v;
+      } else if (!parse_limit(val, &a->limit)) {
+        return usage(prog, "--subgraph-limit needs a positive integer");
       }
     } else if (strcmp(arg, "--stats") == 0) {
       a->stats = 1;
@@ -80,22 +98,26 @@ static int parse_args(int argc, char **argv, struct tool_args *a) {
   return 0;
 }
 
+/* Writes the module's text to `out` (replaced atomically: nrt/io_output.h) or stdout. LLVM's
+ * own file output would abort the process on a write error, so nrt writes the text itself. */
 static int write_module(LLVMModuleRef mod, const char *out, const char *prog) {
-  char *msg = NULL;
-  if (out) {
-    if (LLVMPrintModuleToFile(mod, out, &msg)) {
-      fprintf(stderr, "%s: cannot write %s: %s\n", prog, out, msg ? msg : "");
-      LLVMDisposeMessage(msg);
-      return 1;
-    }
-    return 0;
-  }
   char *text = LLVMPrintModuleToString(mod);
   size_t len = strlen(text);
-  int ok = fwrite(text, 1, len, stdout) == len && fflush(stdout) == 0;
+  struct nrt_error err = {0};
+  int rc = NRT_OK;
+  if (out) {
+    nrt_io_output *o = NULL;
+    rc = nrt_io_output_open(out, &o, &err);
+    if (rc == NRT_OK && (rc = nrt_io_output_write(o, text, len, &err)) != NRT_OK)
+      nrt_io_output_discard(o);
+    else if (rc == NRT_OK)
+      rc = nrt_io_output_commit(o, &err);
+  } else if (fwrite(text, 1, len, stdout) != len || fflush(stdout) != 0) {
+    rc = nrt_error_set(&err, NRT_EIO, "write error: %s", strerror(errno));
+  }
   LLVMDisposeMessage(text);
-  if (!ok) {
-    fprintf(stderr, "%s: cannot write the output\n", prog);
+  if (rc) {
+    fprintf(stderr, "%s: cannot write %s: %s\n", prog, out ? out : "the output", err.message);
     return 1;
   }
   return 0;

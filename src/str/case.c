@@ -455,6 +455,10 @@ CASE_INLINE int64_t capitalize(const char *s, int64_t len, char *out, bool *chan
   return o;
 }
 
+/* The length of one encoded character, 1..4, said so: the compiler then sees that convert()'s
+ * word loops never read past a 4-byte buffer (gcc -Os warned they might). */
+static inline int64_t short_seq(int n) { return n > 4 ? 4 : n; }
+
 static struct fast_tables fast_tables;
 static int fast_ready; /* set (release) once the tables are built: __atomic builtins, C and C++ */
 static pthread_once_t fast_once = PTHREAD_ONCE_INIT;
@@ -465,7 +469,7 @@ static void build_fast_tables(void) {
     for (uint32_t cp = 0x80; cp < 0x800; cp++) {
       char in[4], out[16];
       bool changed;
-      int64_t k = convert(in, encode(cp, in), 0, mode, out, &changed, false, false);
+      int64_t k = convert(in, short_seq(encode(cp, in)), 0, mode, out, &changed, false, false);
       uint32_t e = 0;
       if (cp != 0x3A3 && k >= 1 && k <= 3) {
         for (int64_t j = 0; j < k; j++)
@@ -491,7 +495,8 @@ static bool three_same(int mode, unsigned lead) {
         continue; /* not encoded with three bytes */
       char in[4], out[16];
       bool changed;
-      convert(in, encode(cp, in), 0, (enum case_mode)mode, out, &changed, false, false);
+      convert(in, short_seq(encode(cp, in)), 0, (enum case_mode)mode, out, &changed, false,
+              false);
       same = !changed && (mode != MODE_TITLE || !(nrt_uc_flags_of(cp) & NRT_UC_F_CASED));
     }
     state = same ? THREE_SAME : THREE_FULL;

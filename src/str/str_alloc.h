@@ -61,11 +61,22 @@ static inline void nrt_copy_short(char *dst, const char *src, int64_t n) {
  * (struct nrt_str_payload in str_internal.h). */
 #define NRT_STR_PAYLOAD_HEAD 8
 
+/* nrt_str_max_bytes's limit (read relaxed: it is set before the work starts). */
+extern int64_t nrt_str_max_bytes_limit;
+
+/* NRT_ELIMIT for a string of len bytes, over the limit. */
+int nrt_str_limit_error(int64_t len, struct nrt_error *err);
+
 /* nrt_str_alloc for 0 < len <= the largest string length: one new string of len bytes (the
  * NUL written after them), *bytes pointing at them; on failure out is the empty string and
- * err is filled by nrt_mi_alloc. */
+ * err is filled by nrt_mi_alloc, or NRT_ELIMIT when len is over nrt_str_max_bytes. */
 static inline int nrt_str_alloc_nonempty(int64_t len, nrt_str *out, char **bytes,
                                          struct nrt_error *err) {
+  if (__builtin_expect(len > __atomic_load_n(&nrt_str_max_bytes_limit, __ATOMIC_RELAXED), 0)) {
+    *out = nrt_str_empty();
+    nrt_str_limit_error(len, err);
+    return NRT_ELIMIT; /* a constant: callers' compilers see *bytes is set on success */
+  }
   nrt_meminfo *mi;
   int rc = nrt_mi_alloc(NRT_STR_PAYLOAD_HEAD + (size_t)len + 1, &mi, err);
   if (__builtin_expect(rc != NRT_OK, 0)) {

@@ -282,14 +282,18 @@ static __attribute__((noinline)) int append_grow(const nrt_str *s, const nrt_str
   }
   /* Read s and x first: out may be either. */
   const char *sd = s->data, *xd = x->data;
-  int64_t sl = s->len, xl = x->len, total = sl + xl;
+  int64_t sl = s->len, xl = x->len, total = sl + xl, limit = nrt_str_max_bytes();
+  if (total > limit) {
+    *out = nrt_str_empty();
+    return nrt_str_limit_error(total, err);
+  }
   size_t head = sizeof(nrt_meminfo) + NRT_STR_PAYLOAD_HEAD + 1;
   int64_t cap = total <= NRT_STR_MAX_LEN / 2 ? 2 * total : NRT_STR_MAX_LEN;
   if (cap < 128 - (int64_t)head)
     cap = 128 - (int64_t)head;
   cap = (int64_t)(((head + (size_t)cap + 15) & ~(size_t)15) - head);
-  if (cap > NRT_STR_MAX_LEN)
-    cap = NRT_STR_MAX_LEN;
+  if (cap > limit) /* the room never passes the limit either */
+    cap = limit;
   nrt_meminfo *mi;
   int rc = nrt_mi_alloc(NRT_STR_PAYLOAD_HEAD + (size_t)cap + 1, &mi, err);
   if (rc != NRT_OK) {

@@ -8,6 +8,25 @@
 _Static_assert(offsetof(struct nrt_str_payload, bytes) == NRT_STR_PAYLOAD_HEAD,
                "str_alloc.h addresses the payload by offsets");
 
+int64_t nrt_str_max_bytes_limit = NRT_STR_DEFAULT_MAX_BYTES;
+
+int64_t nrt_str_set_max_bytes(int64_t n) {
+  if (n < 1)
+    n = NRT_STR_DEFAULT_MAX_BYTES;
+  if (n > NRT_STR_MAX_LEN)
+    n = NRT_STR_MAX_LEN;
+  return __atomic_exchange_n(&nrt_str_max_bytes_limit, n, __ATOMIC_RELAXED);
+}
+
+int64_t nrt_str_max_bytes(void) {
+  return __atomic_load_n(&nrt_str_max_bytes_limit, __ATOMIC_RELAXED);
+}
+
+int nrt_str_limit_error(int64_t len, struct nrt_error *err) {
+  return nrt_error_set(err, NRT_ELIMIT, "a string of %lld bytes is over the limit of %lld bytes",
+                       (long long)len, (long long)nrt_str_max_bytes());
+}
+
 /* The bytes handed out by nrt_str_alloc(0): nothing is ever written to them. */
 static char empty_bytes[1];
 

@@ -139,15 +139,21 @@ void udf_expr_each_child(const udf_expr *e, void (*visit)(void *ctx, const udf_e
     one[0] = e->u.ifexp.test, one[1] = e->u.ifexp.body, one[2] = e->u.ifexp.orelse;
     break;
   case UDF_E_CALL:
+    /* A checked call is visited through its normalised form only: its arguments as written
+     * are (or are wrapped by) its cargs, and its receiver is its func's value. Visiting both
+     * would double the work at each nesting level. */
+    if (e->u.call.ckind != UDF_CALL_UNRESOLVED) {
+      if (e->u.call.receiver)
+        visit(ctx, e->u.call.receiver);
+      visit_all(e->u.call.cargs, e->u.call.ncargs, visit, ctx);
+      return;
+    }
     if (e->u.call.func)
       visit(ctx, e->u.call.func);
     visit_all(e->u.call.args, e->u.call.nargs, visit, ctx);
     for (int i = 0; i < e->u.call.nkeywords; i++)
       if (e->u.call.keywords[i].value)
         visit(ctx, e->u.call.keywords[i].value);
-    if (e->u.call.receiver)
-      visit(ctx, e->u.call.receiver);
-    visit_all(e->u.call.cargs, e->u.call.ncargs, visit, ctx);
     return;
   case UDF_E_ATTRIBUTE: one[0] = e->u.attribute.value; break;
   case UDF_E_SUBSCRIPT: one[0] = e->u.subscript.value, one[1] = e->u.subscript.index; break;

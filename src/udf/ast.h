@@ -472,7 +472,8 @@ typedef struct udf_module {
 void udf_module_free(udf_module *m);
 
 /* Calls visit(ctx, child) for every direct subexpression of e, in evaluation order where it
- * has one. A checked call's arguments are visited twice: as written and normalised (cargs). */
+ * has one, each once. A checked call's children are its receiver and normalised arguments
+ * (cargs); an unresolved call's are its func, arguments and keyword values as written. */
 void udf_expr_each_child(const udf_expr *e, void (*visit)(void *ctx, const udf_expr *child),
                          void *ctx);
 

@@ -42,7 +42,7 @@ static LLVMValueRef rt_i64(cg *c, const char *fn, const char *sig, LLVMValueRef 
     all[k++] = c->err;
   memcpy(all + k, args, (size_t)n * sizeof *args);
   k += n;
-  LLVMValueRef out = cg_alloca(c, c->i64, "i");
+  LLVMValueRef out = cg_scratch(c, c->i64, "i");
   all[k++] = out;
   if (!err_first)
     all[k++] = c->err;
@@ -151,7 +151,7 @@ static cg_val fstring(cg *c, const udf_expr *e) {
   if (n == 1 && e->u.fstring.parts[0].is_field)
     return parts[0];
   LLVMTypeRef arr = LLVMArrayType(c->str, (unsigned)(n ? n : 1));
-  LLVMValueRef items = cg_alloca(c, arr, "parts");
+  LLVMValueRef items = cg_scratch(c, arr, "parts");
   for (int i = 0; i < n; i++) {
     LLVMValueRef idx[2] = {cg_i64(c, 0), cg_i64(c, i)};
     LLVMBuildStore(c->b, parts[i].v, LLVMBuildInBoundsGEP2(c->b, arr, items, idx, 2, ""));
@@ -253,7 +253,7 @@ static cg_val math_fn(cg *c, const udf_expr *e) {
            : b == UDF_BI_MATH_POW   ? NRT_UDF_MATH_POW
            : e->u.call.ncargs > 1   ? NRT_UDF_MATH_LOG_BASE
                                     : NRT_UDF_MATH_LOG;
-  LLVMValueRef out = cg_alloca(c, c->f64, "f");
+  LLVMValueRef out = cg_scratch(c, c->f64, "f");
   LLVMValueRef args[5] = {c->err, cg_i32(c, op), x.v, y, out};
   cg_check(c, cg_call(c, "nrt_udf_rt_math", "i:piddD", args, 5));
   r.v = LLVMBuildLoad2(c->b, c->f64, out, "");
@@ -328,7 +328,7 @@ static cg_val builtin(cg *c, const udf_expr *e) {
     case UDF_TY_INT: r.v = LLVMBuildSIToFP(c->b, v.v, c->f64, ""); return r;
     case UDF_TY_BOOL: r.v = LLVMBuildUIToFP(c->b, v.v, c->f64, ""); return r;
     case UDF_TY_STR: {
-      LLVMValueRef out = cg_alloca(c, c->f64, "f");
+      LLVMValueRef out = cg_scratch(c, c->f64, "f");
       LLVMValueRef args[4] = {cg_str_data(c, v.v), cg_str_len(c, v.v), out, c->err};
       cg_check(c, cg_call(c, "nrt_str_to_double", "i:plDp", args, 4));
       r.v = LLVMBuildLoad2(c->b, c->f64, out, "");
@@ -546,7 +546,7 @@ static cg_val call_func(cg *c, const udf_expr *e) {
     args[i + 1] = vals[i].v;
   }
   LLVMTypeRef rt = cg_llty(c, f->result);
-  LLVMValueRef slot = cg_alloca(c, rt, "ret");
+  LLVMValueRef slot = cg_scratch(c, rt, "ret");
   LLVMBuildStore(c->b, LLVMConstNull(rt), slot);
   args[n + 1] = slot;
   LLVMValueRef st =

@@ -43,13 +43,23 @@ static LLVMValueRef reserve(cg *c, LLVMValueRef size, unsigned shift, LLVMValueR
   if (shift)
     room = LLVMBuildLShr(c->b, room, cg_i64(c, shift), "");
   LLVMBasicBlockRef grow = cg_block(c, "w.grow"), ready = cg_block(c, "w.ready");
+  LLVMBasicBlockRef fast = LLVMGetInsertBlock(c->b);
   LLVMBuildCondBr(c->b, LLVMBuildICmp(c->b, LLVMIntUGE, room, size, ""), ready, grow);
   cg_at(c, grow);
   LLVMValueRef args[4] = {c->err, c->writer, size, cg_i32(c, (int)shift)};
   cg_check(c, cg_call(c, "nrt_udf_rt_write_room", "i:ppli", args, 4));
-  cg_goto(c, ready);
+  /* The position after a growth is reloaded on the growth path itself: a reload after the
+   * join would be partly redundant, and GVN's load PRE would split the growth path's edge to
+   * the exit at every write (each split renumbering the whole function). */
+  LLVMValueRef grown = LLVMBuildLoad2(c->b, c->ptr, *posp, "w.pos");
+  LLVMBasicBlockRef grown_bb = LLVMGetInsertBlock(c->b);
+  LLVMBuildBr(c->b, ready);
   cg_at(c, ready);
-  return LLVMBuildLoad2(c->b, c->ptr, *posp, "w.pos");
+  LLVMValueRef phi = LLVMBuildPhi(c->b, c->ptr, "w.pos");
+  LLVMValueRef in[2] = {pos, grown};
+  LLVMBasicBlockRef from[2] = {fast, grown_bb};
+  LLVMAddIncoming(phi, in, from, 2);
+  return phi;
 }
 
 /* The row's position moves past n bytes written at pos. */
@@ -57,13 +67,17 @@ static void advance(cg *c, LLVMValueRef posp, LLVMValueRef pos, LLVMValueRef n) 
   LLVMBuildStore(c->b, LLVMBuildGEP2(c->b, c->i8, pos, &n, 1, ""), posp);
 }
 
-/* Copies len bytes from data into the row (a literal's constant size becomes a few moves). */
+/* Copies len bytes from data into the row (a literal's constant size becomes a few moves).
+ * The position moves first: after the copy, which might write anywhere as far as LLVM knows,
+ * the next write reloads it. Forwarded from write to write instead, the positions would form
+ * one chain of phis and GEPs through the whole function, which the SLP vectoriser walks back
+ * from every comparison (quadratic in the writes). */
 static void write_bytes(cg *c, LLVMValueRef data, LLVMValueRef len) {
   LLVMValueRef posp, pos = reserve(c, len, 0, &posp);
+  advance(c, posp, pos, len);
   LLVMValueRef margs[4] = {pos, data, len, LLVMConstInt(c->i1, 0, 0)};
   LLVMTypeRef mt[4] = {c->ptr, c->ptr, c->i64, c->i1};
   cg_intrinsic(c, "llvm.memcpy.p0i8.p0i8.i64", c->voidt, mt, 4, margs, 4);
-  advance(c, posp, pos, len);
 }
 
 static void write_literal(cg *c, const udf_strlit *lit) {

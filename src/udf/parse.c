@@ -1618,6 +1618,49 @@ static bool depth_push(parser *p, depth_stack *st, udf_expr *e, int depth) {
   return true;
 }
 
+/* The code generator's fixed limits, checked here where the source location is known: the
+ * error points at the first item past the limit. */
+enum { MAX_BOOL_OPERANDS = 64, MAX_COMPARISONS = 63, MAX_FSTRING_PARTS = 256,
+       MAX_DISPLAY_ITEMS = 256, MAX_MINMAX_ARGS = 64, MAX_UNPACK_TARGETS = 64,
+       MAX_PARAMS = 64 };
+
+/* False after reporting "unsupported: WHAT of more than LIMIT ITEMS" at the first item past
+ * the limit (items[limit]; loc when there is no such item). */
+static bool within(parser *p, int n, int limit, udf_expr *const *items, udf_loc loc,
+                   const char *what, const char *noun) {
+  if (n <= limit) return true;
+  udf_diag_error(p->dc, NRT_EUNSUPPORTED, items ? items[limit]->loc : loc,
+                 "unsupported: %s of more than %d %s", what, limit, noun);
+  return false;
+}
+
+static bool check_limits(parser *p, const udf_expr *e) {
+  switch (e->kind) {
+  case UDF_E_BOOLOP:
+    return within(p, e->u.boolop.n, MAX_BOOL_OPERANDS, e->u.boolop.values, e->loc,
+                  "a boolean expression", "operands");
+  case UDF_E_COMPARE:
+    return within(p, e->u.compare.n, MAX_COMPARISONS, e->u.compare.operands + 1, e->loc,
+                  "a comparison chain", "comparisons");
+  case UDF_E_FSTRING:
+    return within(p, e->u.fstring.nparts, MAX_FSTRING_PARTS, NULL, e->loc, "an f-string",
+                  "parts");
+  case UDF_E_LIST:
+  case UDF_E_TUPLE:
+    return within(p, e->u.seq.n, MAX_DISPLAY_ITEMS, e->u.seq.items, e->loc,
+                  "a list or tuple display", "items");
+  case UDF_E_CALL: {
+    const udf_expr *f = e->u.call.func;
+    if (f->kind != UDF_E_NAME) return true;
+    bool is_min = strcmp(f->u.name.id, "min") == 0;
+    if (!is_min && strcmp(f->u.name.id, "max") != 0) return true;
+    return within(p, e->u.call.nargs, MAX_MINMAX_ARGS, e->u.call.args, e->loc,
+                  is_min ? "a call of min()" : "a call of max()", "arguments");
+  }
+  default: return true;
+  }
+}
+
 static bool check_depth(parser *p, depth_stack *st, udf_expr *root) {
   if (!root) return true;
   st->n = 0;
@@ -1632,6 +1675,7 @@ static bool check_depth(parser *p, depth_stack *st, udf_expr *root) {
                      MAX_EXPR_DEPTH);
       return false;
     }
+    if (!check_limits(p, e)) return false;
     bool ok = true;
     switch (e->kind) {
     case UDF_E_FSTRING:
@@ -1697,8 +1741,16 @@ static bool check_block_depth(parser *p, depth_stack *st, const udf_block *b) {
     case UDF_S_EXPR: ok = check_depth(p, st, s->u.expr); break;
     case UDF_S_ASSIGN:
       ok = check_depth(p, st, s->u.assign.value);
-      for (int k = 0; ok && k < s->u.assign.ntargets; k++)
+      for (int k = 0; ok && k < s->u.assign.ntargets; k++) {
+        const udf_expr *t = s->u.assign.targets[k];
+        bool seq = t->kind == UDF_E_TUPLE || t->kind == UDF_E_LIST;
+        if (seq && t->u.seq.n > MAX_UNPACK_TARGETS) {
+          udf_diag_error(p->dc, NRT_EUNSUPPORTED, t->u.seq.items[MAX_UNPACK_TARGETS]->loc,
+                         "unsupported: unpacking into more than %d names", MAX_UNPACK_TARGETS);
+          return false;
+        }
         ok = check_depth(p, st, s->u.assign.targets[k]);
+      }
       break;
     case UDF_S_AUGASSIGN: ok = check_depth(p, st, s->u.augassign.value); break;
     case UDF_S_IF:
@@ -1741,6 +1793,30 @@ static bool is_main_guard(const udf_stmt *s) {
 int udf_parse_module(udf_diagctx *dc, udf_arena *a, const char *src, size_t len,
                      udf_module **out) {
   *out = NULL;
+  /* A UTF-8 byte order mark opening the source is skipped, as CPython does; columns (and the
+   * quoted line of a diagnostic) count from after it. */
+  if (len >= 3 && memcmp(src, "\xEF\xBB\xBF", 3) == 0) {
+    src += 3;
+    len -= 3;
+    if (dc->src == src - 3) {
+      dc->src = src;
+      dc->len = len;
+    }
+  }
+  /* CPython refuses a NUL byte anywhere, in a string literal or a comment too. */
+  const char *nul = memchr(src, '\0', len);
+  if (nul) {
+    udf_loc at = {1, 1};
+    for (const char *q = src; q < nul; q++) {
+      if (*q == '\n') {
+        at.line++;
+        at.col = 1;
+      } else if (((unsigned char)*q & 0xC0) != 0x80) {
+        at.col++;
+      }
+    }
+    return udf_diag_error(dc, NRT_EPARSE, at, "source code cannot contain null bytes");
+  }
   parser P;
   memset(&P, 0, sizeof P);
   P.dc = dc;
@@ -1813,6 +1889,9 @@ int udf_parse_module(udf_diagctx *dc, udf_arena *a, const char *src, size_t len,
   depth_stack st = {NULL, 0, 0};
   for (int i = 0; i < m->nfuncs; i++) {
     udf_func *f = m->funcs[i];
+    if (f->nparams > MAX_PARAMS)
+      return udf_diag_error(dc, NRT_EUNSUPPORTED, f->loc,
+                            "unsupported: a function of more than %d parameters", MAX_PARAMS);
     for (int k = 0; k < f->nparams; k++)
       if (f->defaults[k] && !check_depth(p, &st, f->defaults[k])) return dc->code;
     if (!check_block_depth(p, &st, &f->body)) return dc->code;

@@ -175,10 +175,33 @@ static void test_written_text(void) {
   CHECK_EQ_STR(t, "{\"name\": \"a\\\"b\"}\n{\"name\": null}\n{\"name\": \"\"}\n{\"name\": \"x,y\"}\n"
                   "{\"name\": \"line\\nbreak\"}\n{\"name\": \"é\\u0001\"}\n");
   free(t);
-  t = write_to_string(s, NRT_IO_TEXT, NULL, &rc, NULL);
-  CHECK_EQ_STR(t, "a\"b\n\n\nx,y\nline\nbreak\né\x01\n");
+  /* Text cannot hold a line break in a value: an error naming the row, nothing written. */
+  struct nrt_error err = {0};
+  t = write_to_string(s, NRT_IO_TEXT, NULL, &rc, &err);
+  CHECK_EQ_INT(rc, NRT_EINVAL);
+  CHECK(strstr(err.message, "row 5: the value holds a line break") != NULL);
+  CHECK_EQ_STR(t, "");
   free(t);
   nrt_col_release(s);
+  const char *one_line[] = {"a\"b", NULL, "", "x,y", "a\rb", "é\x01"};
+  for (int type = NRT_COL_UTF8; type <= NRT_COL_UTF8_VIEW; type++) {
+    s = strings_column(one_line, 6, (enum nrt_col_type)type);
+    t = write_to_string(s, NRT_IO_TEXT, NULL, &rc, NULL);
+    CHECK_EQ_STR(t, "a\"b\n\n\nx,y\na\rb\né\x01\n");
+    free(t);
+    nrt_col_release(s);
+  }
+  /* A value ending with "\r" would lose it on reading (the reader takes "\r\n" as the line
+   * end); the contiguous layouts are searched whole first, then row by row. */
+  const char *cr_end[] = {"ok", "a\r", "b\nc"};
+  for (int type = NRT_COL_UTF8; type <= NRT_COL_UTF8_VIEW; type++) {
+    s = strings_column(cr_end, 3, (enum nrt_col_type)type);
+    t = write_to_string(s, NRT_IO_TEXT, NULL, &rc, &err);
+    CHECK_EQ_INT(rc, NRT_EINVAL);
+    CHECK(strstr(err.message, "row 2: the value ends with a carriage return") != NULL);
+    free(t);
+    nrt_col_release(s);
+  }
 
   nrt_col_builder *b;
   nrt_column *col;
