@@ -78,3 +78,9 @@ int rp_classify(struct rp_classifier *c, LLVMValueRef inst, LLVMValueRef *value,
     return RP_OTHER;
   return kind;
 }
+
+int rp_is_inert(LLVMValueRef i) {
+  return LLVMIsACastInst(i) || LLVMIsAGetElementPtrInst(i) || LLVMIsAExtractValueInst(i) ||
+         LLVMIsAInsertValueInst(i) || LLVMIsABinaryOperator(i) || LLVMIsAICmpInst(i) ||
+         LLVMIsASelectInst(i);
+}

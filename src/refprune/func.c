@@ -18,7 +18,7 @@ static int block_is_raising(struct rp_classifier *c, LLVMBasicBlockRef bb) {
 
 /* Appends an event, growing the array by doubling. */
 static int push_event(struct rp_func *f, int *cap, LLVMValueRef inst, LLVMValueRef value, int kind,
-                      int block, struct nrt_error *err) {
+                      int block, int pos, int prev_blocker, struct nrt_error *err) {
   if (f->n_events == *cap) {
     int new_cap = *cap ? *cap * 2 : 256;
     struct rp_event *ev =
@@ -35,6 +35,8 @@ static int push_event(struct rp_func *f, int *cap, LLVMValueRef inst, LLVMValueR
   e->value = value;
   e->kind = kind;
   e->block = block;
+  e->pos = pos;
+  e->prev_blocker = prev_blocker;
   return NRT_OK;
 }
 
@@ -65,11 +67,15 @@ int rp_func_build(struct rp_func *f, LLVMValueRef fn, struct rp_classifier *c,
     if (ns == 0 && block_is_raising(c, bb))
       f->blocks[b].flags |= RP_BLOCK_RAISING;
     f->blocks[b].first_event = f->n_events;
-    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+    int pos = 0, blocker = -1;
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i), pos++) {
       LLVMValueRef v = NULL;
       int k = rp_classify(c, i, &v, err);
-      if (k < 0 || (k != RP_OTHER && push_event(f, &event_cap, i, v, k, b, err) != NRT_OK))
+      if (k < 0 ||
+          (k != RP_OTHER && push_event(f, &event_cap, i, v, k, b, pos, blocker, err) != NRT_OK))
         goto fail;
+      if (k == RP_BARRIER || (k == RP_OTHER && !rp_is_inert(i)))
+        blocker = pos;
     }
     f->blocks[b].end_event = f->n_events;
   }
@@ -171,6 +177,7 @@ done:
 
 void rp_func_free(struct rp_func *f) {
   int n = f->n, n_edges = f->n_edges;
+  rp_events_free(f);
   if (f->blocks)
     FREE_ARRAY(f->blocks, n);
   if (f->succ)

@@ -41,6 +41,10 @@ void rp_classifier_free(struct rp_classifier *c);
 /* Classifies an instruction; for RP_INC / RP_DEC sets *value to the pointer operand. */
 int rp_classify(struct rp_classifier *c, LLVMValueRef inst, LLVMValueRef *value,
                 struct nrt_error *err);
+/* Whether an instruction neither touches memory nor calls anything (casts, GEPs,
+ * extract/insertvalue, arithmetic, compares, selects): decrefs separated only by such
+ * instructions happen "at once". */
+int rp_is_inert(LLVMValueRef inst);
 
 /* One refop or barrier, in block order. */
 struct rp_event {
@@ -48,6 +52,10 @@ struct rp_event {
   LLVMValueRef value; /* the pointer for RP_INC / RP_DEC */
   int kind;
   int block;
+  int pos;          /* the instruction's index in its block */
+  int prev_blocker; /* index in the block of the last instruction before this one that ends a
+                     * run of decrefs happening at once (neither inert nor a refop; barriers
+                     * included), or -1. Live increfs end such runs too (see rp_live_*). */
 };
 
 enum { RP_BLOCK_RAISING = 1 };
@@ -76,6 +84,11 @@ struct rp_func {
   /* increfs waiting on the decref that blocked them (per event), and those to retry */
   int *wait_head, *wait_next, *retry;
   int n_retry;
+  /* Live-event queries (events.c): per event, the next decref of the same value in its block
+   * (for an incref: the first one after it), -1 if none; union-find parents skipping removed
+   * events: live decrefs forward, live decrefs of one value forward, live increfs backward;
+   * the first barrier at or after an event in its block (the block's end if none). */
+  int *same_next, *uf_dec, *uf_same, *uf_inc, *next_barrier;
 };
 
 /* Builds the view of a defined function (with at least one block). */
@@ -84,6 +97,19 @@ int rp_func_build(struct rp_func *f, LLVMValueRef fn, struct rp_classifier *c,
 /* Computes dominator and post-dominator trees (dom_* , ipdom, pdom_*). */
 int rp_func_dominance(struct rp_func *f, struct nrt_error *err);
 void rp_func_free(struct rp_func *f);
+
+/* Indexes the events of a built function for the queries below. NRT_OK or NRT_ENOMEM. */
+int rp_events_index(struct rp_func *f, struct nrt_error *err);
+void rp_events_free(struct rp_func *f);
+/* Records that event e (live until now) was removed. */
+void rp_events_removed(struct rp_func *f, int e);
+/* The first live decref at index >= from in block b, or the block's end. */
+int rp_live_dec_from(struct rp_func *f, int b, int from);
+/* The first live decref of the same value at or after decref e along its chain (e as
+ * same_next gives it; -1 allowed), or -1. */
+int rp_live_dec_same(struct rp_func *f, int e);
+/* The last live incref at index <= from in block b, or -1. */
+int rp_live_inc_upto(struct rp_func *f, int b, int from);
 
 /* Normalise: within each block, move decrefs that precede an incref of the same barrier-free
  * stretch to just before the barrier or terminator that ends the stretch. Returns NRT_OK or

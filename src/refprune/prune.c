@@ -28,9 +28,6 @@ void nrt_refprune_config_default(struct nrt_refprune_config *cfg) {
   cfg->subgraph_limit = NRT_REFPRUNE_DEFAULT_SUBGRAPH_LIMIT;
 }
 
-/* The most instructions the per-block sub-pass scans forward from one incref. */
-#define PER_BB_SCAN_LIMIT 4096
-
 static void remove_event(struct rp_func *f, int e, struct nrt_refprune_stats *st) {
   struct rp_event *ev = &f->events[e];
   /* Increfs that failed because of this decref get another try. */
@@ -43,6 +40,7 @@ static void remove_event(struct rp_func *f, int e, struct nrt_refprune_stats *st
     st->increfs_removed++;
   else
     st->decrefs_removed++;
+  rp_events_removed(f, e);
   LLVMInstructionEraseFromParent(ev->inst);
   ev->inst = NULL;
   ev->kind = RP_DEAD;
@@ -62,72 +60,44 @@ static int pass_null(struct rp_func *f, struct nrt_refprune_stats *st) {
   return changed;
 }
 
-/* Instructions allowed between decrefs that happen "at once": they neither touch memory nor
- * call anything. */
-static int is_inert(LLVMValueRef i) {
-  return LLVMIsACastInst(i) || LLVMIsAGetElementPtrInst(i) || LLVMIsAExtractValueInst(i) ||
-         LLVMIsAInsertValueInst(i) || LLVMIsABinaryOperator(i) || LLVMIsAICmpInst(i) ||
-         LLVMIsASelectInst(i);
-}
-
-/* Whether every instruction from event `from_event` up to (excluding) `to` is a live decref
- * event or inert: then those decrefs happen "at once" and may be reordered. */
-static int decref_run(struct rp_func *f, int from_event, LLVMValueRef to) {
-  int e = from_event, end = f->blocks[f->events[from_event].block].end_event;
-  int limit = PER_BB_SCAN_LIMIT;
-  for (LLVMValueRef i = f->events[from_event].inst; i && i != to; i = LLVMGetNextInstruction(i)) {
-    if (--limit == 0)
-      return 0;
-    while (e < end && f->events[e].kind == RP_DEAD)
-      e++;
-    if (e < end && f->events[e].inst == i) {
-      if (f->events[e].kind != RP_DEC)
-        return 0;
-      e++;
-    } else if (!is_inert(i)) {
-      return 0;
-    }
-  }
-  return 1;
-}
-
-/* Per-block: incref event i and the first later related decref of its block. */
+/* Per-block: incref event i and the first later live decref D of its value in its block. The
+ * pair goes when no barrier lies between them (with strict_calls) and every decref of another
+ * value between them happens at once with D: nothing between the first of those decrefs and D
+ * ends a run of decrefs (a live incref, a barrier, an instruction neither inert nor a refop).
+ * Every query is a union-find lookup (events.c), so a block's pairs are found in about linear
+ * time, however many there are. */
 static int try_per_bb(struct rp_func *f, int i, int *blocker, struct nrt_refprune_stats *st) {
-  int end = f->blocks[f->events[i].block].end_event;
-  LLVMValueRef x = f->events[i].value;
-  int first_unrelated = -1, steps = 0;
-  for (int j = i + 1; j < end && steps < PER_BB_SCAN_LIMIT; j++, steps++) {
-    int k = f->events[j].kind;
-    if (k == RP_BARRIER && f->strict_calls)
-      return 0;
-    if (k != RP_DEC)
-      continue;
-    if (f->events[j].value != x) {
-      if (first_unrelated < 0)
-        first_unrelated = j;
-      continue;
-    }
-    if (first_unrelated >= 0 && !decref_run(f, first_unrelated, f->events[j].inst)) {
-      *blocker = first_unrelated;
+  int b = f->events[i].block;
+  int d = rp_live_dec_same(f, f->same_next[i]);
+  if (d < 0)
+    return 0;
+  if (f->strict_calls && f->next_barrier[i + 1] < d)
+    return 0;
+  int u = rp_live_dec_from(f, b, i + 1);
+  if (u < d) { /* a decref of another value comes first */
+    int last = f->events[d].prev_blocker;
+    int inc = rp_live_inc_upto(f, b, d - 1);
+    if (inc >= 0 && f->events[inc].pos > last)
+      last = f->events[inc].pos;
+    if (last > f->events[u].pos) {
+      *blocker = u;
       return 0;
     }
-    remove_event(f, i, st);
-    remove_event(f, j, st);
-    st->per_bb++;
-    return 1;
   }
-  return 0;
+  remove_event(f, i, st);
+  remove_event(f, d, st);
+  st->per_bb++;
+  return 1;
 }
 
 /* The first live event of block b from event index `from` that is a decref or a barrier, or -1
  * when the block has none. Increfs are passed over. */
-static int first_decision(const struct rp_func *f, int b, int from) {
-  for (int e = from; e < f->blocks[b].end_event; e++) {
-    int k = f->events[e].kind;
-    if (k == RP_DEC || (k == RP_BARRIER && f->strict_calls))
-      return e;
-  }
-  return -1;
+static int first_decision(struct rp_func *f, int b, int from) {
+  int end = f->blocks[b].end_event;
+  int e = rp_live_dec_from(f, b, from);
+  if (f->strict_calls && from < end && f->next_barrier[from] < e)
+    e = f->next_barrier[from];
+  return e < end ? e : -1;
 }
 
 enum { SEARCH_FAIL = 0, SEARCH_OK = 1 };
@@ -295,6 +265,8 @@ static int prune_built(struct rp_func *f, const struct nrt_refprune_config *cfg,
   if (passes & NRT_REFPRUNE_NULL)
     pass_null(f, st);
   if ((passes & NRT_REFPRUNE_DIAMOND) && rp_func_dominance(f, err) != NRT_OK)
+    return NRT_ENOMEM;
+  if (rp_events_index(f, err) != NRT_OK)
     return NRT_ENOMEM;
   /* Increfs are visited last to first, each trying the selected sub-passes in order: removing
    * a later pair can unblock an earlier incref (its path no longer meets that decref), which is

@@ -9,6 +9,16 @@
 
 /* ------------------------------------------------------------------ variables */
 
+/* The address of frame slot k, computed where it is used. Computed once in the entry, every
+ * slot's address would be a value live through the whole function (quadratic for the
+ * register allocator); as a canonical GEP of the alloca (InstCombine leaves it alone: a GEP
+ * it rewrites requeues the alloca, whose visit walks all its uses) without inbounds (EarlyCSE
+ * merging GEPs that have it walks the users of the one kept). */
+static LLVMValueRef frame_slot_ptr(cg *c, int k) {
+  LLVMValueRef idx[2] = {cg_i64(c, 0), cg_i64(c, k)};
+  return LLVMBuildGEP2(c->b, c->frame_type, c->frame, idx, 2, "");
+}
+
 LLVMValueRef cg_null_value(cg *c, udf_type t) {
   /* str: data NULL; list: NULL MemInfo; scalars: present flag 0. All zero. */
   return LLVMConstNull(cg_llty(c, t));
@@ -16,6 +26,13 @@ LLVMValueRef cg_null_value(cg *c, udf_type t) {
 
 void cg_bind(cg *c, const udf_var *var, cg_val v) {
   v = cg_coerce(c, v, var->type);
+  if (c->ssa[var->index]) { /* its one binding: nothing bound before */
+    cg_incref(c, v);
+    c->ssa_val[var->index] = v.v;
+    if (cg_is_refcounted(var->type))
+      LLVMBuildStore(c->b, cg_mi(c, v), frame_slot_ptr(c, c->frame_slot[var->index]));
+    return;
+  }
   LLVMValueRef slot = c->vars[var->index];
   cg_val old = {NULL, var->type, false};
   if (cg_is_refcounted(var->type)) {
@@ -23,14 +40,23 @@ void cg_bind(cg *c, const udf_var *var, cg_val v) {
     cg_incref(c, v);
   }
   LLVMBuildStore(c->b, v.v, slot);
-  if (cg_is_refcounted(var->type))
+  if (cg_is_refcounted(var->type)) {
+    /* The frame holds what the exits release. */
+    LLVMBuildStore(c->b, cg_mi(c, v), frame_slot_ptr(c, c->frame_slot[var->index]));
     cg_decref(c, old);
+  }
   if (c->bound[var->index])
     LLVMBuildStore(c->b, LLVMConstInt(c->i1, 1, 0), c->bound[var->index]);
 }
 
 cg_val cg_read_var(cg *c, const udf_var *var, bool check_bound, udf_loc loc) {
   (void)loc;
+  if (c->ssa[var->index]) {
+    /* Not bound yet in emission order: unreachable code (codegen_locals.c). */
+    LLVMValueRef val = c->ssa_val[var->index];
+    cg_val r = {val ? val : LLVMGetUndef(cg_llty(c, var->type)), var->type, false};
+    return r;
+  }
   if (check_bound && c->bound[var->index]) {
     LLVMValueRef set = LLVMBuildLoad2(c->b, c->i1, c->bound[var->index], "bound");
     char msg[200];
@@ -133,7 +159,7 @@ void cg_iter_next(cg *c, cg_iter *it, const udf_var *var) {
     LLVMBuildBr(c->b, got);
     cg_at(c, made);
     LLVMValueRef out = cg_out_str(c);
-    LLVMValueRef nbp = cg_alloca(c, c->i64, "nb");
+    LLVMValueRef nbp = cg_scratch(c, c->i64, "nb");
     LLVMValueRef args[7] = {c->err, mi, data, len, pos, nbp, out};
     cg_check(c, cg_call(c, "nrt_udf_rt_char_at", "i:pppllLs", args, 7));
     LLVMValueRef made_nb = LLVMBuildLoad2(c->b, c->i64, nbp, "");
@@ -169,10 +195,12 @@ static void emit_stmt(cg *c, const udf_stmt *s);
 
 void cg_stmts(cg *c, const udf_block *blk) {
   for (int i = 0; i < blk->n && !c->failed; i++) {
+    int mark = cg_scratch_mark(c); /* a statement keeps nothing in scratch slots */
     if (c->writer && cg_write_forward(c, blk, i))
       i++; /* the return after it was emitted too */
     else
       emit_stmt(c, blk->items[i]);
+    cg_scratch_release(c, mark);
   }
 }
 
@@ -407,6 +435,57 @@ static LLVMValueRef declare_func(cg *c, const udf_func *f, bool write) {
   return fn;
 }
 
+/* The exits' state: a status slot, and a frame with a slot per refcounted local, zeroed on
+ * entry (cg_bind keeps it up to date). */
+static void begin_raise_exit(cg *c, const udf_func *f) {
+  c->nframe = 0;
+  for (int i = 0; i < f->nlocals; i++)
+    c->frame_slot[i] = cg_is_refcounted(f->locals[i]->type) ? c->nframe++ : -1;
+  c->status_slot = cg_alloca(c, c->i32, "raise.status");
+  c->frame_type = LLVMArrayType(c->ptr, (unsigned)(c->nframe ? c->nframe : 1));
+  c->frame = cg_alloca(c, c->frame_type, "frame");
+  LLVMPositionBuilderBefore(c->ab, c->alloca_end);
+  LLVMBuildMemSet(c->ab, LLVMBuildBitCast(c->ab, c->frame, c->ptr, ""),
+                  LLVMConstInt(c->i8, 0, 0), LLVMSizeOf(c->frame_type), 8);
+  c->raise_bb = cg_block(c, "raise.exit");
+}
+
+/* Releases the frame and returns the status in status_slot, out of line. */
+static LLVMValueRef unwind(cg *c) {
+  LLVMValueRef args[3] = {frame_slot_ptr(c, 0), cg_i64(c, c->nframe), c->status_slot};
+  return cg_call(c, "nrt_udf_rt_unwind", "i:qlI", args, 3);
+}
+
+/* raise_bb: nrt_udf_rt_unwind releases the frame's objects and returns the stored status.
+ * Both allocas escape into that call, so SROA cannot turn them into phis of an entry per
+ * raise site. The status slot is nocapture (no other call touches it); the frame is not: if
+ * calls were known to leave it alone, GVN would forward each binding's store to the exit's
+ * load, and every local's value would stay live to the exit again. */
+static void end_raise_exit(cg *c) {
+  cg_at(c, c->raise_bb);
+  LLVMValueRef st = unwind(c);
+  LLVMValueRef fn = LLVMGetNamedFunction(c->mod, "nrt_udf_rt_unwind");
+  unsigned nocapture = LLVMGetEnumAttributeKindForName("nocapture", 9);
+  unsigned readonly = LLVMGetEnumAttributeKindForName("readonly", 8);
+  LLVMAddAttributeAtIndex(fn, 3, LLVMCreateEnumAttribute(c->ctx, nocapture, 0));
+  LLVMAddAttributeAtIndex(fn, 3, LLVMCreateEnumAttribute(c->ctx, readonly, 0));
+  LLVMBuildRet(c->b, st);
+}
+
+/* Frees the per-local arrays of emit_func (NULL ones allowed). */
+static void free_locals(cg *c, const udf_func *f) {
+  size_t n = (size_t)(f->nlocals ? f->nlocals : 1);
+  nrt_free(c->vars, c->vars ? n * sizeof(LLVMValueRef) : 0);
+  nrt_free(c->bound, c->bound ? n * sizeof(LLVMValueRef) : 0);
+  nrt_free(c->ssa_val, c->ssa_val ? n * sizeof(LLVMValueRef) : 0);
+  nrt_free(c->appender, c->appender ? n * sizeof(bool) : 0);
+  nrt_free(c->ssa, c->ssa ? n * sizeof(bool) : 0);
+  nrt_free(c->frame_slot, c->frame_slot ? n * sizeof(int) : 0);
+  c->vars = c->bound = c->ssa_val = NULL;
+  c->appender = c->ssa = NULL;
+  c->frame_slot = NULL;
+}
+
 /* Emits f into llfn: its value form, or (write) the write form of a str result. */
 static void emit_func(cg *c, const udf_func *f, LLVMValueRef llfn, bool write) {
   if (f->nparams > 64) {
@@ -431,29 +510,36 @@ static void emit_func(cg *c, const udf_func *f, LLVMValueRef llfn, bool write) {
 
   size_t bytes = (size_t)(f->nlocals ? f->nlocals : 1) * sizeof(LLVMValueRef);
   size_t flags = (size_t)(f->nlocals ? f->nlocals : 1) * sizeof(bool);
+  size_t slots = (size_t)(f->nlocals ? f->nlocals : 1) * sizeof(int);
   c->vars = nrt_allocate(bytes, c->errp);
   c->bound = nrt_allocate(bytes, c->errp);
+  c->ssa_val = nrt_allocate(bytes, c->errp);
   c->appender = nrt_allocate(flags, c->errp);
-  if (!c->vars || !c->bound || !c->appender) {
+  c->ssa = nrt_allocate(flags, c->errp);
+  c->frame_slot = nrt_allocate(slots, c->errp);
+  if (!c->vars || !c->bound || !c->ssa_val || !c->appender || !c->ssa || !c->frame_slot ||
+      !cg_find_ssa_locals(c, f)) {
     c->failed = 1;
-    c->code = NRT_ENOMEM;
-    nrt_free(c->vars, c->vars ? bytes : 0);
-    nrt_free(c->bound, c->bound ? bytes : 0);
-    nrt_free(c->appender, c->appender ? flags : 0);
-    c->vars = c->bound = NULL;
-    c->appender = NULL;
+    if (!c->code)
+      c->code = NRT_ENOMEM;
+    free_locals(c, f);
     return;
   }
+  begin_raise_exit(c, f);
   c->fits_results = cg_find_appenders(c, f);
-  /* Every local starts as the empty value (None / NULL MemInfo), so the exit can release all
-   * of them unconditionally. */
+  /* Every local but those kept as SSA values starts as the empty value (None / NULL MemInfo),
+   * so a binding can release the value it replaces unconditionally. */
   for (int i = 0; i < f->nlocals; i++) {
     const udf_var *v = f->locals[i];
     LLVMTypeRef t = cg_llty(c, v->type);
+    c->ssa_val[i] = NULL;
+    c->vars[i] = NULL;
+    c->bound[i] = NULL;
+    if (c->ssa[i])
+      continue;
     c->vars[i] = cg_alloca(c, t, v->name);
     LLVMPositionBuilderBefore(c->ab, c->alloca_end);
     LLVMBuildStore(c->ab, LLVMConstNull(t), c->vars[i]);
-    c->bound[i] = NULL;
     if (v->needs_bound_flag) {
       c->bound[i] = cg_alloca(c, c->i1, "bound");
       LLVMPositionBuilderBefore(c->ab, c->alloca_end);
@@ -477,25 +563,27 @@ static void emit_func(cg *c, const udf_func *f, LLVMValueRef llfn, bool write) {
   if (cg_open(c))
     LLVMBuildUnreachable(c->b);
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(c->llfn); bb; bb = LLVMGetNextBasicBlock(bb))
-    if (bb != c->exit_bb && !LLVMGetBasicBlockTerminator(bb)) {
+    if (bb != c->exit_bb && bb != c->raise_bb && !LLVMGetBasicBlockTerminator(bb)) {
       cg_at(c, bb);
       LLVMBuildUnreachable(c->b);
     }
-  /* The exit releases every local's binding. */
+  /* The exit releases every local's binding, found in the frame: read from the variables,
+   * the values would stay live (in registers or spilled) from their binding to the exit, and
+   * a function with many locals would be quadratic for the register allocator. */
   cg_at(c, c->exit_bb);
-  for (int i = 0; i < f->nlocals; i++) {
-    const udf_var *v = f->locals[i];
-    if (!cg_is_refcounted(v->type))
-      continue;
-    cg_val val = {LLVMBuildLoad2(c->b, cg_llty(c, v->type), c->vars[i], v->name), v->type, false};
-    cg_decref(c, val);
+  if (c->nframe <= CG_INLINE_RELEASES) {
+    for (int k = 0; k < c->nframe; k++) {
+      LLVMValueRef mi = LLVMBuildLoad2(c->b, c->ptr, frame_slot_ptr(c, k), "mi");
+      cg_call(c, "nrt_mi_decref_local", "v:p", &mi, 1);
+    }
+    LLVMBuildRet(c->b, c->exit_phi);
+  } else { /* many locals: the loop of the raise exit */
+    LLVMBuildStore(c->b, c->exit_phi, c->status_slot);
+    LLVMBuildRet(c->b, unwind(c));
   }
-  LLVMBuildRet(c->b, c->exit_phi);
-  nrt_free(c->vars, bytes);
-  nrt_free(c->bound, bytes);
-  nrt_free(c->appender, flags);
-  c->vars = c->bound = NULL;
-  c->appender = NULL;
+  end_raise_exit(c);
+  cg_scratch_free(c); /* the slots are this function's allocas */
+  free_locals(c, f);
 }
 
 /* Adds a row wrapper `name` (i32 (i8* ctx, nrt_value* args, i8* out, nrt_error* err)) with
@@ -665,6 +753,7 @@ int udf_codegen(const udf_module *m, LLVMContextRef ctx, LLVMModuleRef *out,
     }
     nrt_free(c.llfuncs, fbytes);
   }
+  cg_scratch_free(&c);
   LLVMDisposeBuilder(c.b);
   LLVMDisposeBuilder(c.ab);
   if (c.failed) {

@@ -9,7 +9,7 @@
  * CPython appends in place when the string's refcount is 1. Compiled code cannot ask that:
  * refprune removes incref/decref pairs, so a count of 1 does not prove that no other value
  * shares the string. Instead a local qualifies when the code proves that its value is never
- * held anywhere else (appender_ok below): every read of v other than its appends is
+ * held anywhere else (cg_find_appenders below): every read of v other than its appends is
  * consumed within its statement (an ancestor has a scalar type: len(v), v == x, `if v`,
  * v.endswith(x); or is a concatenation, which copies rather than shares a growing operand:
  * `result = out + '!'`; never an argument of a user function), discarded (an expression
@@ -18,6 +18,8 @@
  * never leaves its variable and only that variable ever appends to it. The appends themselves
  * follow the calling convention (a new reference out, the old value released by the bind), so
  * refprune stays sound. */
+#include <string.h>
+
 #include "udf/codegen_internal.h"
 
 static bool is_scalar(udf_type t) {
@@ -32,11 +34,14 @@ enum use {
   USE_CONSUMED  /* turned into a scalar, or discarded, within the statement */
 };
 
+/* One scan of a function for all its locals at once (a scan per local would be quadratic in
+ * the function's size). `only` / `skip`: the reads of that one variable alone are recorded, or
+ * every read but that one's (an append `v = v + e` sees e differently for v and the others). */
 struct scan {
-  const udf_var *v;
-  enum use use; /* of the expression being visited */
-  int appends;
-  bool shared;  /* a read of v may be held by another value */
+  int *appends;  /* per local */
+  bool *shared;  /* per local: a read may be held by another value */
+  enum use use;  /* of the expression being visited */
+  const udf_var *only, *skip;
 };
 
 static void scan_expr(struct scan *s, const udf_expr *e);
@@ -45,8 +50,9 @@ static void scan_child(void *ctx, const udf_expr *e) { scan_expr(ctx, e); }
 
 static void scan_expr(struct scan *s, const udf_expr *e) {
   if (e->kind == UDF_E_NAME) {
-    if (e->u.name.var == s->v && s->use == USE_HELD)
-      s->shared = true;
+    const udf_var *v = e->u.name.var;
+    if (v && v->index >= 0 && s->use == USE_HELD && v != s->skip && (!s->only || v == s->only))
+      s->shared[v->index] = true;
     return;
   }
   enum use outer = s->use;
@@ -88,18 +94,31 @@ static void scan_block(struct scan *s, const udf_block *b) {
     switch (st->kind) {
     case UDF_S_EXPR: scan_root(s, st->u.expr, USE_CONSUMED); break;
     case UDF_S_ASSIGN: {
-      const udf_expr *appended = self_concat(st, s->v);
-      if (appended)
-        s->appends++;
-      scan_root(s, appended ? appended : st->u.assign.value, USE_HELD);
+      const udf_expr *t = st->u.assign.targets[0];
+      const udf_var *v = t->kind == UDF_E_NAME ? t->u.name.var : NULL;
+      const udf_expr *appended = v ? self_concat(st, v) : NULL;
+      if (!appended) {
+        scan_root(s, st->u.assign.value, USE_HELD);
+        break;
+      }
+      /* For v, an append of e; for the others, e is an operand of a concatenation. */
+      s->appends[v->index]++;
+      s->only = v;
+      scan_root(s, appended, USE_HELD);
+      s->only = NULL;
+      s->skip = v;
+      scan_root(s, appended, USE_CONSUMED);
+      s->skip = NULL;
       break;
     }
-    case UDF_S_AUGASSIGN:
+    case UDF_S_AUGASSIGN: {
       /* v op= e rebinds v to its own result: only e's reads of v matter. */
-      if (st->u.augassign.target->u.name.var == s->v && st->u.augassign.op == UDF_OP_ADD)
-        s->appends++;
+      const udf_var *v = st->u.augassign.target->u.name.var;
+      if (st->u.augassign.op == UDF_OP_ADD && v && v->index >= 0)
+        s->appends[v->index]++;
       scan_root(s, st->u.augassign.value, USE_HELD);
       break;
+    }
     case UDF_S_IF:
       scan_root(s, st->u.if_.test, USE_HELD);
       scan_block(s, &st->u.if_.body);
@@ -121,21 +140,30 @@ static void scan_block(struct scan *s, const udf_block *b) {
   }
 }
 
-/* v qualifies: a plain str local that is appended to and never shared. */
-static bool appender_ok(const udf_func *f, const udf_var *v) {
-  if (v->type != UDF_TY_STR || v->is_comp_var)
-    return false;
-  struct scan s = {v, USE_HELD, 0, false};
-  scan_block(&s, &f->body);
-  return s.appends > 0 && !s.shared;
-}
-
+/* A local qualifies when it is a plain str local that is appended to and never shared. */
 bool cg_find_appenders(cg *c, const udf_func *f) {
+  int n = f->nlocals ? f->nlocals : 1;
+  size_t ibytes = sizeof(int) * (size_t)n, bbytes = sizeof(bool) * (size_t)n;
+  struct scan s = {nrt_allocate(ibytes, c->errp), nrt_allocate(bbytes, c->errp), USE_HELD,
+                   NULL, NULL};
   bool any = false;
-  for (int i = 0; i < f->nlocals; i++) {
-    c->appender[i] = appender_ok(f, f->locals[i]);
-    any |= c->appender[i];
+  if (!s.appends || !s.shared) {
+    c->failed = 1;
+    c->code = NRT_ENOMEM;
+    memset(c->appender, 0, sizeof(bool) * (size_t)n);
+  } else {
+    memset(s.appends, 0, ibytes);
+    memset(s.shared, 0, bbytes);
+    scan_block(&s, &f->body);
+    for (int i = 0; i < f->nlocals; i++) {
+      const udf_var *v = f->locals[i];
+      c->appender[i] = v->type == UDF_TY_STR && !v->is_comp_var && s.appends[i] > 0 &&
+                       !s.shared[i];
+      any |= c->appender[i];
+    }
   }
+  nrt_free(s.appends, s.appends ? ibytes : 0);
+  nrt_free(s.shared, s.shared ? bbytes : 0);
   return any;
 }
 

@@ -102,7 +102,7 @@ static LLVMValueRef int_divmod(cg *c, LLVMValueRef a, LLVMValueRef b, bool want_
 }
 
 static LLVMValueRef float_rt(cg *c, const char *fn, LLVMValueRef a, LLVMValueRef b) {
-  LLVMValueRef out = cg_alloca(c, c->f64, "f");
+  LLVMValueRef out = cg_scratch(c, c->f64, "f");
   LLVMValueRef args[4] = {c->err, a, b, out};
   cg_check(c, cg_call(c, fn, "i:pddD", args, 4));
   return LLVMBuildLoad2(c->b, c->f64, out, "");
@@ -120,7 +120,7 @@ cg_val cg_binop_values(cg *c, udf_binop op, cg_val l, cg_val r, udf_type type) {
     case UDF_OP_FLOORDIV: res.v = int_divmod(c, l.v, r.v, false); break;
     case UDF_OP_MOD: res.v = int_divmod(c, l.v, r.v, true); break;
     case UDF_OP_POW: {
-      LLVMValueRef out = cg_alloca(c, c->i64, "pow");
+      LLVMValueRef out = cg_scratch(c, c->i64, "pow");
       LLVMValueRef args[4] = {c->err, l.v, r.v, out};
       cg_check(c, cg_call(c, "nrt_udf_rt_ipow", "i:pllL", args, 4));
       res.v = LLVMBuildLoad2(c->b, c->i64, out, "");
@@ -584,8 +584,10 @@ cg_val cg_list_from_values(cg *c, cg_val *items, int n, udf_type type) {
   LLVMValueRef cap = cg_i64(c, n);
   cg_val list = cg_rt_list(c, "nrt_udf_rt_list_new", "i:plq", &cap, 1, type);
   for (int i = 0; i < n; i++) {
+    int mark = cg_scratch_mark(c);
     LLVMValueRef args[3] = {c->err, list.v, cg_spill(c, items[i].v)};
     cg_check(c, cg_call(c, "nrt_udf_rt_list_append", "i:pps", args, 3));
+    cg_scratch_release(c, mark);
   }
   return list;
 }
@@ -643,7 +645,18 @@ static cg_val comprehension(cg *c, const udf_expr *e) {
 
 /* ------------------------------------------------------------------ dispatch */
 
+static cg_val expr_value(cg *c, const udf_expr *e);
+
+/* An expression's value is an SSA value, never a scratch slot: the slots its evaluation
+ * borrowed are free again once it is done. */
 cg_val cg_expr(cg *c, const udf_expr *e) {
+  int mark = cg_scratch_mark(c);
+  cg_val v = expr_value(c, e);
+  cg_scratch_release(c, mark);
+  return v;
+}
+
+static cg_val expr_value(cg *c, const udf_expr *e) {
   cg_val v = {NULL, e->type, false};
   if (c->failed) {
     v.v = LLVMGetUndef(cg_llty(c, e->type));

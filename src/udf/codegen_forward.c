@@ -13,8 +13,8 @@
  * first), so the order of effects and errors is Python's; v's string is never made. */
 #include "udf/codegen_internal.h"
 
-/* Distinct name nodes reading one variable (walk_* visit some nodes twice: a call's
- * arguments are also its normalised arguments). `blocked`: v is also a loop target. */
+/* Distinct name nodes reading one variable (a node reached twice counts once). `blocked`: v
+ * is also a loop target. */
 struct uses {
   const udf_var *v;
   const udf_expr *seen[2];

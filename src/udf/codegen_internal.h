@@ -8,6 +8,9 @@
 
 #define CG_MAX_TEMPS 512
 #define CG_MAX_LOOPS 64
+/* The most locals the normal exit releases inline; with more, one runtime call releases
+ * them all (each inline release keeps its slot's address live from the binding). */
+#define CG_INLINE_RELEASES 8
 
 /* A value produced by an expression. `temp`: the generator owns one reference to it that it
  * must release after the last use (it is on the temp stack until then). */
@@ -22,6 +25,16 @@ typedef struct cg_loop {
   LLVMBasicBlockRef cont; /* target of continue */
   int temps;              /* temp stack depth inside the loop (its iterable included) */
 } cg_loop;
+
+/* Scratch slots of the function being emitted, lent out stack-wise (codegen_scratch.c). */
+typedef struct cg_scratch_pool {
+  struct cg_scratch_slot *slots;
+  int nslots, capslots;
+  struct cg_scratch_kind *kinds; /* one per slot type */
+  int nkinds, capkinds;
+  int *lent; /* slots lent out, in lending order */
+  int nlent, caplent;
+} cg_scratch_pool;
 
 typedef struct cg {
   LLVMContextRef ctx;
@@ -47,10 +60,21 @@ typedef struct cg {
   LLVMValueRef *vars;  /* per local: its alloca */
   LLVMValueRef *bound; /* per local: i1 "assigned" flag alloca, or NULL */
   bool *appender;      /* per local: grown in place by its appends (codegen_append.c) */
+  bool *ssa;           /* per local: kept as an SSA value, no alloca (codegen_locals.c) */
+  LLVMValueRef *ssa_val; /* per local kept so: its value once bound, else NULL */
   bool fits_results;   /* some local is: str results leave through nrt_str_fit */
   LLVMBasicBlockRef exit_bb;
   LLVMValueRef exit_phi; /* i32 status */
+  /* Raising paths leave through raise_bb, which returns the status they stored in
+   * status_slot after releasing every local bound in frame (codegen.c: emit_func). */
+  LLVMBasicBlockRef raise_bb;
+  LLVMValueRef status_slot; /* i32 alloca */
+  LLVMValueRef frame;       /* [nframe x i8*] alloca: the MemInfo of each refcounted local */
+  LLVMTypeRef frame_type;
+  int *frame_slot;          /* per local: its index in frame, or -1 */
+  int nframe;
   LLVMValueRef alloca_end; /* the terminator of the alloca block */
+  cg_scratch_pool scratch;
 
   LLVMValueRef temps[CG_MAX_TEMPS];    /* MemInfos of live temporaries, innermost last */
   LLVMValueRef temp_keys[CG_MAX_TEMPS]; /* the values they were pushed for */
@@ -73,9 +97,17 @@ void cg_goto(cg *c, LLVMBasicBlockRef bb);     /* br if the current block is ope
 void cg_at(cg *c, LLVMBasicBlockRef bb);       /* position at the end of bb */
 bool cg_open(cg *c);                           /* current block has no terminator yet */
 LLVMValueRef cg_alloca(cg *c, LLVMTypeRef t, const char *name);
+/* A scratch slot of type t for passing a value to, or getting one from, a runtime call: an
+ * entry alloca lent until the innermost open mark is released. Expressions (cg_expr) and
+ * statements release what they borrowed when done, so nothing may be kept in a scratch slot
+ * past the expression that filled it. */
+LLVMValueRef cg_scratch(cg *c, LLVMTypeRef t, const char *name);
+int cg_scratch_mark(const cg *c);
+void cg_scratch_release(cg *c, int mark); /* slots lent since mark become free */
+void cg_scratch_free(cg *c);              /* at the end of a function: forget every slot */
 
 /* ---- runtime calls. sig: "R:ARGS", one letter each: v void, i i32, l i64, d double,
- * b C bool (i8), p i8*, s nrt_str*, L i64*, D double*, q i8** */
+ * b C bool (i8), p i8*, s nrt_str*, L i64*, D double*, q i8**, I i32* */
 LLVMValueRef cg_call(cg *c, const char *name, const char *sig, LLVMValueRef *args, int n);
 LLVMValueRef cg_intrinsic(cg *c, const char *name, LLVMTypeRef ret, LLVMTypeRef *params,
                           int np, LLVMValueRef *args, int n);
@@ -90,8 +122,8 @@ LLVMValueRef cg_str_make(cg *c, LLVMValueRef mi, LLVMValueRef data, LLVMValueRef
 LLVMValueRef cg_str_mi(cg *c, LLVMValueRef s);
 LLVMValueRef cg_str_data(cg *c, LLVMValueRef s);
 LLVMValueRef cg_str_len(cg *c, LLVMValueRef s);
-LLVMValueRef cg_spill(cg *c, LLVMValueRef s);      /* %nrt_str* holding s (an entry alloca) */
-LLVMValueRef cg_out_str(cg *c);                    /* fresh %nrt_str* out slot, zeroed */
+LLVMValueRef cg_spill(cg *c, LLVMValueRef s);      /* %nrt_str* holding s (a scratch slot) */
+LLVMValueRef cg_out_str(cg *c);                    /* %nrt_str* out scratch slot, zeroed */
 /* A str from fn(args..., nrt_str *out, nrt_error *err) -> status, checked, as a temp. */
 cg_val cg_new_str(cg *c, const char *fn, const char *sig, LLVMValueRef *args, int n);
 LLVMValueRef cg_load_str(cg *c, LLVMValueRef slot);
@@ -116,6 +148,8 @@ void cg_check(cg *c, LLVMValueRef status);   /* non-zero: release temps, leave w
 void cg_check_bool_fail(cg *c, LLVMValueRef failed, int code, const char *msg);
 void cg_raise(cg *c, int code, const char *msg);
 void cg_leave(cg *c, LLVMValueRef status);   /* branch to the exit with status */
+/* Releases the temporaries (out of line) and branches to raise_bb with status (non-zero). */
+void cg_leave_raising(cg *c, LLVMValueRef status);
 
 /* ---- expressions and statements */
 cg_val cg_expr(cg *c, const udf_expr *e);
@@ -150,6 +184,10 @@ void cg_write(cg *c, const udf_expr *e);
  * forwarded into the return (codegen_forward.c); false (nothing emitted) when they do not
  * have that shape. */
 bool cg_write_forward(cg *c, const udf_block *blk, int i);
+
+/* ---- locals bound once outside loops, kept as SSA values (codegen_locals.c): sets c->ssa;
+ * false (c failed) without memory */
+bool cg_find_ssa_locals(cg *c, const udf_func *f);
 
 /* ---- growing str locals in place (codegen_append.c) */
 bool cg_find_appenders(cg *c, const udf_func *f); /* sets c->appender; true if any */

@@ -76,6 +76,7 @@ static LLVMTypeRef sig_type(cg *c, char ch) {
   case 'L': return LLVMPointerType(c->i64, 0);
   case 'D': return LLVMPointerType(c->f64, 0);
   case 'q': return LLVMPointerType(c->ptr, 0);
+  case 'I': return LLVMPointerType(c->i32, 0);
   default: return c->voidt;
   }
 }
@@ -143,14 +144,17 @@ LLVMValueRef cg_str_data(cg *c, LLVMValueRef s) {
 LLVMValueRef cg_str_len(cg *c, LLVMValueRef s) { return LLVMBuildExtractValue(c->b, s, 2, "len"); }
 
 LLVMValueRef cg_spill(cg *c, LLVMValueRef s) {
-  LLVMValueRef slot = cg_alloca(c, c->str, "arg");
+  LLVMValueRef slot = cg_scratch(c, c->str, "arg");
   LLVMBuildStore(c->b, s, slot);
   return slot;
 }
 
 LLVMValueRef cg_out_str(cg *c) {
-  LLVMValueRef slot = cg_alloca(c, c->str, "out");
-  LLVMBuildStore(c->b, LLVMConstNull(c->str), slot);
+  LLVMValueRef slot = cg_scratch(c, c->str, "out");
+  /* One memset, not a store per field: MemCpyOpt would merge the stores into a memset, and
+   * each memset it inserts renames MemorySSA over the rest of the function (quadratic). */
+  LLVMBuildMemSet(c->b, LLVMBuildBitCast(c->b, slot, c->ptr, ""), LLVMConstInt(c->i8, 0, 0),
+                  LLVMSizeOf(c->str), 8);
   return slot;
 }
 
@@ -238,6 +242,21 @@ void cg_release_temps_above(cg *c, int depth) {
   }
 }
 
+/* The temporaries' release on a path that raises: out-of-line calls. The path is cold, and
+ * inlined each decref would add three blocks to it. */
+static void release_temps_raising(cg *c) {
+  unsigned noinline = LLVMGetEnumAttributeKindForName("noinline", 8);
+  unsigned cold = LLVMGetEnumAttributeKindForName("cold", 4);
+  for (int i = c->ntemps - 1; i >= 0; i--) {
+    LLVMValueRef mi = c->temps[i];
+    LLVMValueRef call = cg_call(c, "nrt_mi_decref_local", "v:p", &mi, 1);
+    LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex,
+                             LLVMCreateEnumAttribute(c->ctx, noinline, 0));
+    LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex,
+                             LLVMCreateEnumAttribute(c->ctx, cold, 0));
+  }
+}
+
 /* ------------------------------------------------------------------ status and raising */
 
 void cg_leave(cg *c, LLVMValueRef status) {
@@ -249,6 +268,16 @@ void cg_leave(cg *c, LLVMValueRef status) {
 /* After a terminator: continue in a fresh (unreachable) block. */
 static void dead_block(cg *c) { cg_at(c, cg_block(c, "dead")); }
 
+/* A raising path passes its status through memory to raise_bb, which finds the locals to
+ * release in the frame: raise_bb has no phi. Joined to the normal exit, every raise site
+ * would add an entry to the phis of the status and of every local there, and LLVM's passes
+ * and register allocator are quadratic in phis that size. */
+void cg_leave_raising(cg *c, LLVMValueRef status) {
+  release_temps_raising(c);
+  LLVMBuildStore(c->b, status, c->status_slot);
+  LLVMBuildBr(c->b, c->raise_bb);
+}
+
 void cg_check(cg *c, LLVMValueRef status) {
   LLVMBasicBlockRef fail = cg_block(c, "raise"), ok = cg_block(c, "ok");
   LLVMValueRef bad = LLVMBuildICmp(c->b, LLVMIntNE, status, cg_i32(c, 0), "failed");
@@ -257,16 +286,14 @@ void cg_check(cg *c, LLVMValueRef status) {
   bad = cg_intrinsic(c, "llvm.expect.i1", c->i1, pt, 2, args, 2);
   LLVMBuildCondBr(c->b, bad, fail, ok);
   cg_at(c, fail);
-  cg_release_temps_above(c, 0);
-  cg_leave(c, status);
+  cg_leave_raising(c, status);
   cg_at(c, ok);
 }
 
 void cg_raise(cg *c, int code, const char *msg) {
   LLVMValueRef args[3] = {c->err, cg_i32(c, code), cg_cstr(c, msg, strlen(msg))};
   LLVMValueRef st = cg_call(c, "nrt_udf_rt_raise", "i:pip", args, 3);
-  cg_release_temps_above(c, 0);
-  cg_leave(c, st);
+  cg_leave_raising(c, st);
   dead_block(c);
 }
 
@@ -289,7 +316,7 @@ cg_val cg_rt_list(cg *c, const char *fn, const char *sig, LLVMValueRef *args, in
   LLVMValueRef all[12];
   all[0] = c->err;
   memcpy(all + 1, args, (size_t)n * sizeof *args);
-  LLVMValueRef out = cg_alloca(c, c->ptr, "list");
+  LLVMValueRef out = cg_scratch(c, c->ptr, "list");
   LLVMBuildStore(c->b, cg_null(c), out);
   all[n + 1] = out;
   cg_check(c, cg_call(c, fn, sig, all, n + 2));

@@ -68,6 +68,9 @@ int nrt_udf_optimize(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *pipel
   LLVMDisposeMessage(layout);
   LLVMDisposeTargetData(td);
   LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
+  /* No SLP vectoriser: UDF code is calls and branches, and on a long chain of writes its
+   * element-size walks are quadratic in the number of blocks. */
+  LLVMPassBuilderOptionsSetSLPVectorization(opts, 0);
   LLVMErrorRef e = LLVMRunPasses(m, pipeline, tm, opts);
   LLVMDisposePassBuilderOptions(opts);
   if (e)

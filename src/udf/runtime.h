@@ -146,6 +146,10 @@ int32_t nrt_udf_rt_write_replace(struct nrt_error *err, nrt_col_row_writer *w,
  * a UDF is compiled with refcount counting on (for the benchmark's ops-per-row figure). */
 void nrt_udf_rt_incref_counted(nrt_meminfo *mi);
 void nrt_udf_rt_decref_counted(nrt_meminfo *mi);
+/* The exit of a raising path: releases the non-NULL MemInfos frame[0..n) (the locals bound
+ * when it raised) and returns *status. Its counting twin counts those releases. */
+int32_t nrt_udf_rt_unwind(nrt_meminfo *const *frame, int64_t n, const int32_t *status);
+int32_t nrt_udf_rt_unwind_counted(nrt_meminfo *const *frame, int64_t n, const int32_t *status);
 /* Refcount operations on a MemInfo (not NULL) executed by counting code on all threads since
  * the last reset. */
 uint64_t nrt_udf_rt_refops_count(void);

@@ -19,6 +19,18 @@ void nrt_udf_rt_decref_counted(nrt_meminfo *mi) {
   nrt_mi_decref_local(mi);
 }
 
+int32_t nrt_udf_rt_unwind(nrt_meminfo *const *frame, int64_t n, const int32_t *status) {
+  for (int64_t i = 0; i < n; i++)
+    nrt_mi_decref_local(frame[i]);
+  return *status;
+}
+
+int32_t nrt_udf_rt_unwind_counted(nrt_meminfo *const *frame, int64_t n, const int32_t *status) {
+  for (int64_t i = 0; i < n; i++)
+    nrt_udf_rt_decref_counted(frame[i]);
+  return *status;
+}
+
 uint64_t nrt_udf_rt_refops_count(void) { return atomic_load(&refops); }
 
 void nrt_udf_rt_refops_reset(void) { atomic_store(&refops, 0); }

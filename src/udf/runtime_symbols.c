@@ -5,11 +5,12 @@
 
 #define SYM(f) {#f, (void *)(f)}
 
-static const struct nrt_udf_symbol refops_plain[2] = {SYM(nrt_mi_incref_local),
-                                                      SYM(nrt_mi_decref_local)};
-static const struct nrt_udf_symbol refops_counted[2] = {
+static const struct nrt_udf_symbol refops_plain[3] = {
+    SYM(nrt_mi_incref_local), SYM(nrt_mi_decref_local), SYM(nrt_udf_rt_unwind)};
+static const struct nrt_udf_symbol refops_counted[3] = {
     {"nrt_mi_incref_local", (void *)nrt_udf_rt_incref_counted},
-    {"nrt_mi_decref_local", (void *)nrt_udf_rt_decref_counted}};
+    {"nrt_mi_decref_local", (void *)nrt_udf_rt_decref_counted},
+    {"nrt_udf_rt_unwind", (void *)nrt_udf_rt_unwind_counted}};
 
 static const struct nrt_udf_symbol common[] = {
     /* runtime entry points */
@@ -52,9 +53,9 @@ static const struct nrt_udf_symbol common[] = {
 size_t nrt_udf_runtime_symbols(int counted, struct nrt_udf_symbol *out, size_t cap) {
   const struct nrt_udf_symbol *r = counted ? refops_counted : refops_plain;
   size_t n = 0;
-  for (size_t i = 0; i < 2 && n < cap; i++)
+  for (size_t i = 0; i < 3 && n < cap; i++)
     out[n++] = r[i];
   for (size_t i = 0; i < NCOMMON && n < cap; i++)
     out[n++] = common[i];
-  return NCOMMON + 2;
+  return NCOMMON + 3;
 }

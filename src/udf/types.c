@@ -26,6 +26,10 @@ typedef struct ck {
   udf_type ret;    /* join of the returns seen in this pass */
   udf_loc ret_loc; /* where ret was first set */
   int lcap;        /* capacity of fn->locals */
+  /* fn's locals by name, comprehension variables left out (find_local): open addressing,
+   * a power-of-two capacity at least twice fn->locals[0..nindexed), which it indexes. */
+  udf_var **names;
+  int names_cap, nindexed;
   udf_var **narrowed; /* nullable variables known not to be None at this point */
   int nnarrowed, capnarrowed;
   /* Helpers called during inference passes with known argument types: checked once the
@@ -104,11 +108,46 @@ static bool add_local(ck *c, udf_var *v) {
   return true;
 }
 
-static udf_var *find_local(ck *c, const char *name) {
-  for (int i = 0; i < c->fn->nlocals; i++) {
-    udf_var *v = c->fn->locals[i];
-    if (!v->is_comp_var && strcmp(v->name, name) == 0) return v;
+static unsigned name_hash(const char *s) {
+  unsigned h = 2166136261u; /* FNV-1a */
+  for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
+  return h;
+}
+
+static void index_name(ck *c, udf_var *v) {
+  unsigned mask = (unsigned)c->names_cap - 1, i = name_hash(v->name) & mask;
+  while (c->names[i]) i = (i + 1) & mask;
+  c->names[i] = v;
+}
+
+/* Brings the name index up to date with fn->locals; false when out of memory. */
+static bool index_locals(ck *c) {
+  while (c->nindexed < c->fn->nlocals) {
+    if (2 * (c->nindexed + 1) > c->names_cap) {
+      int cap = c->names_cap ? 2 * c->names_cap : 16;
+      udf_var **names = udf_arena_alloc(c->a, (size_t)cap * sizeof *names);
+      if (!names) return false;
+      c->names = names;
+      c->names_cap = cap;
+      for (int i = 0; i < c->nindexed; i++)
+        if (!c->fn->locals[i]->is_comp_var) index_name(c, c->fn->locals[i]);
+    }
+    udf_var *v = c->fn->locals[c->nindexed++];
+    if (!v->is_comp_var) index_name(c, v);
   }
+  return true;
+}
+
+/* A hash lookup: names are looked up at every use in every inference pass, so a scan of the
+ * locals would make checking quadratic in a function's variables. */
+static udf_var *find_local(ck *c, const char *name) {
+  if (!index_locals(c)) {
+    oom(c);
+    return NULL;
+  }
+  unsigned mask = (unsigned)c->names_cap - 1, i = name_hash(name) & mask;
+  for (udf_var *v; c->names_cap && (v = c->names[i]) != NULL; i = (i + 1) & mask)
+    if (strcmp(v->name, name) == 0) return v;
   return NULL;
 }
 
