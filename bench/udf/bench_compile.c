@@ -6,7 +6,8 @@
  * the pre-prune pipeline, refprune, LLVM's optimisation pipeline, machine code; wall times of
  * that run), and the growth per 10x of nodes from the previous size, normalised to exactly
  * 10x: (t2/t1)^(1/log10(n2/n1)). Linear is 10x; the goal is at most 12x. Each compiled UDF is
- * called once and its result checked.
+ * called once and its result checked. The instructions after pruning and the tier chosen
+ * (nrt/udf.h: NRT_UDF_QUICK_INSTRUCTIONS) are shown beside each size.
  * usage: bench_udf_compile [MAX_NODES [RUNS [FAMILY]]] */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <math.h>
@@ -56,8 +57,9 @@ int main(int argc, char **argv) {
   }
   static const int sizes[] = {100, 300, 1000, 3000, 10000, 30000, 100000, 300000, 1000000};
   printf("compile time against program size: min of %d runs, process CPU ms\n", runs);
-  printf("%-11s %7s %7s %10s %9s %8s %9s %7s %9s %8s %10s\n", "family", "nodes", "units",
-         "cpu_ms", "us/node", "front", "codegen", "prune", "optimize", "jit", "per 10x");
+  printf("%-11s %7s %7s %8s %5s %10s %9s %8s %9s %7s %9s %8s %10s\n", "family", "nodes",
+         "units", "instrs", "tier", "cpu_ms", "us/node", "front", "codegen", "prune", "optimize",
+         "jit", "per 10x");
   int worst_family = -1;
   double worst = 0;
   for (int f = 0; f < UDF_PROG_FAMILIES; f++) {
@@ -117,8 +119,9 @@ int main(int argc, char **argv) {
           worst_family = f;
         }
       }
-      printf("%-11s %7d %7d %10.1f %9.2f %8.1f %9.1f %7.1f %9.1f %8.1f %10s\n",
-             udf_prog_names[f], nodes, units, best, best * 1e3 / nodes, info.front_ms,
+      printf("%-11s %7d %7d %8zu %5s %10.1f %9.2f %8.1f %9.1f %7.1f %9.1f %8.1f %10s\n",
+             udf_prog_names[f], nodes, units, info.instructions, info.quick ? "quick" : "O2",
+             best, best * 1e3 / nodes, info.front_ms,
              info.codegen_ms, info.prune_ms, info.optimize_ms, info.jit_ms, growth);
       fflush(stdout);
       prev_ms = best;

@@ -57,7 +57,18 @@ struct nrt_udf_compile_info {
   /* Pairs removed per refprune sub-pass. */
   size_t pruned_null, pruned_per_bb, pruned_diamond, pruned_fanout, pruned_fanout_raise;
   size_t normalized;    /* decrefs moved by the normalise sub-pass */
+  size_t instructions;  /* LLVM instructions after pruning, before optimisation */
+  bool quick;           /* compiled by the quick tier (NRT_UDF_QUICK_INSTRUCTIONS) */
 };
+
+/* LLVM's optimiser and code generator take time that grows faster than the code they are
+ * given (register allocation and some passes are superlinear in a function's size). A
+ * module of more instructions than this after pruning is compiled by a quick tier: only
+ * local clean-ups (instcombine, simplifycfg) instead of O2, and LLVM's fast instruction
+ * selection and register allocation (CodeGenOpt::None), so compile time stays near linear in
+ * program size (bench/udf/bench_compile.c); the code is correct and slower per row. A UDF of
+ * a few lines has a few hundred instructions; some 200 statements reach the limit. */
+#define NRT_UDF_QUICK_INSTRUCTIONS 10000
 
 /* Compiles `len` bytes of UTF-8 source. On success *out owns the UDF (free it with
  * nrt_udf_free). Errors (*out NULL, nothing left allocated): NRT_EPARSE, NRT_ETYPE or

@@ -11,9 +11,13 @@
 #include <llvm-c/Target.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 
+/* The LLJIT itself is made when the module comes (nrt_udf_jit_add_module), with the machine
+ * code level chosen for it; the context exists from the start, for code generation. */
 struct nrt_udf_jit {
   LLVMOrcLLJITRef lljit;
   LLVMOrcThreadSafeContextRef tsctx;
+  struct nrt_udf_symbol *syms;
+  size_t nsyms;
 };
 
 static pthread_once_t llvm_once = PTHREAD_ONCE_INIT;
@@ -34,7 +38,7 @@ static int take_error(LLVMErrorRef e, const char *what, struct nrt_error *err) {
   return rc;
 }
 
-LLVMTargetMachineRef nrt_udf_host_machine(struct nrt_error *err) {
+LLVMTargetMachineRef nrt_udf_host_machine(LLVMCodeGenOptLevel level, struct nrt_error *err) {
   nrt_udf_llvm_init();
   char *triple = LLVMGetDefaultTargetTriple();
   char *cpu = LLVMGetHostCPUName();
@@ -46,8 +50,8 @@ LLVMTargetMachineRef nrt_udf_host_machine(struct nrt_error *err) {
     nrt_error_set(err, NRT_EINVAL, "no LLVM target for %s: %s", triple, msg ? msg : "");
     LLVMDisposeMessage(msg);
   } else {
-    tm = LLVMCreateTargetMachine(target, triple, cpu, features, LLVMCodeGenLevelDefault,
-                                 LLVMRelocDefault, LLVMCodeModelJITDefault);
+    tm = LLVMCreateTargetMachine(target, triple, cpu, features, level, LLVMRelocDefault,
+                                 LLVMCodeModelJITDefault);
     if (!tm)
       nrt_error_set(err, NRT_EINVAL, "cannot create an LLVM target machine for %s", triple);
   }
@@ -112,37 +116,59 @@ int nrt_udf_jit_create(const struct nrt_udf_symbol *syms, size_t n, struct nrt_u
   if (!jit)
     return NRT_ENOMEM;
   memset(jit, 0, sizeof *jit);
-  LLVMOrcLLJITBuilderRef builder = LLVMOrcCreateLLJITBuilder();
-  LLVMErrorRef e = LLVMOrcCreateLLJIT(&jit->lljit, builder); /* consumes builder */
-  if (e) {
-    nrt_free(jit, sizeof *jit);
-    return take_error(e, "creating the LLJIT", err);
+  if (n) {
+    jit->syms = nrt_allocate(n * sizeof *syms, err);
+    if (!jit->syms) {
+      nrt_free(jit, sizeof *jit);
+      return NRT_ENOMEM;
+    }
+    memcpy(jit->syms, syms, n * sizeof *syms);
+    jit->nsyms = n;
   }
   jit->tsctx = LLVMOrcCreateNewThreadSafeContext();
+  *out = jit;
+  return NRT_OK;
+}
+
+/* Makes the LLJIT, its machine code at `level`. */
+static int make_lljit(struct nrt_udf_jit *jit, LLVMCodeGenOptLevel level, struct nrt_error *err) {
+  LLVMTargetMachineRef tm = nrt_udf_host_machine(level, err);
+  if (!tm)
+    return NRT_EINVAL;
+  LLVMOrcLLJITBuilderRef builder = LLVMOrcCreateLLJITBuilder();
+  /* Both consume what they are given: tm by the machine builder, that by the builder. */
+  LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(
+      builder, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(tm));
+  LLVMErrorRef e = LLVMOrcCreateLLJIT(&jit->lljit, builder); /* consumes builder */
+  if (e) {
+    jit->lljit = NULL;
+    return take_error(e, "creating the LLJIT", err);
+  }
   /* memcpy, memset and libm calls that LLVM emits resolve against the process. */
   LLVMOrcDefinitionGeneratorRef gen = NULL;
   e = LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(
       &gen, LLVMOrcLLJITGetGlobalPrefix(jit->lljit), NULL, NULL);
-  if (e) {
-    int rc = take_error(e, "creating the process symbol generator", err);
-    nrt_udf_jit_free(jit);
-    return rc;
-  }
+  if (e)
+    return take_error(e, "creating the process symbol generator", err);
   LLVMOrcJITDylibAddGenerator(LLVMOrcLLJITGetMainJITDylib(jit->lljit), gen);
-  int rc = define_symbols(jit, syms, n, err);
-  if (rc) {
-    nrt_udf_jit_free(jit);
-    return rc;
-  }
-  *out = jit;
-  return NRT_OK;
+  return define_symbols(jit, jit->syms, jit->nsyms, err);
 }
 
 LLVMContextRef nrt_udf_jit_context(struct nrt_udf_jit *jit) {
   return LLVMOrcThreadSafeContextGetContext(jit->tsctx);
 }
 
-int nrt_udf_jit_add_module(struct nrt_udf_jit *jit, LLVMModuleRef m, struct nrt_error *err) {
+int nrt_udf_jit_add_module(struct nrt_udf_jit *jit, LLVMModuleRef m, LLVMCodeGenOptLevel level,
+                           struct nrt_error *err) {
+  if (jit->lljit) {
+    LLVMDisposeModule(m);
+    return nrt_error_set(err, NRT_EINVAL, "internal error: a second module for one JIT");
+  }
+  int rc = make_lljit(jit, level, err);
+  if (rc) {
+    LLVMDisposeModule(m);
+    return rc;
+  }
   LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(m, jit->tsctx);
   LLVMErrorRef e =
       LLVMOrcLLJITAddLLVMIRModule(jit->lljit, LLVMOrcLLJITGetMainJITDylib(jit->lljit), tsm);
@@ -173,5 +199,6 @@ void nrt_udf_jit_free(struct nrt_udf_jit *jit) {
   }
   if (jit->tsctx)
     LLVMOrcDisposeThreadSafeContext(jit->tsctx);
+  nrt_free(jit->syms, jit->nsyms * sizeof *jit->syms);
   nrt_free(jit, sizeof *jit);
 }

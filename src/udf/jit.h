@@ -22,23 +22,26 @@ struct nrt_udf_jit;
 /* Initialises LLVM's native target once per process (thread-safe). */
 void nrt_udf_llvm_init(void);
 
-/* A target machine for the host CPU (for the data layout and the optimisation pipeline), or
- * NULL with err filled. Dispose with LLVMDisposeTargetMachine. */
-LLVMTargetMachineRef nrt_udf_host_machine(struct nrt_error *err);
+/* A target machine for the host CPU generating code at `level` (for the data layout, the
+ * optimisation pipeline and machine code), or NULL with err filled. Dispose with
+ * LLVMDisposeTargetMachine. */
+LLVMTargetMachineRef nrt_udf_host_machine(LLVMCodeGenOptLevel level, struct nrt_error *err);
 
 /* Sets the host triple and data layout on `m` and runs LLVM's new-pass-manager pipeline
  * `pipeline` (e.g. "default<O2>") over it. Returns NRT_OK or NRT_EINVAL with LLVM's message. */
 int nrt_udf_optimize(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *pipeline,
                      struct nrt_error *err);
 
-/* Creates an LLJIT that resolves `syms` (n of them; the array and names are copied) and
- * the process's own symbols. */
+/* Creates a JIT that resolves `syms` (n of them; the array is copied, the names must outlive
+ * the JIT) and the process's own symbols. Its LLJIT is made by nrt_udf_jit_add_module. */
 int nrt_udf_jit_create(const struct nrt_udf_symbol *syms, size_t n, struct nrt_udf_jit **out,
                        struct nrt_error *err);
 
-/* Hands module `m` to the JIT; `m` must live in a context from nrt_udf_jit_context() and is
- * owned by the JIT afterwards (also on failure). */
-int nrt_udf_jit_add_module(struct nrt_udf_jit *jit, LLVMModuleRef m, struct nrt_error *err);
+/* Hands module `m`, the JIT's one module, to it, to become machine code at `level`; `m` must
+ * live in a context from nrt_udf_jit_context() and is owned by the JIT afterwards (also on
+ * failure). */
+int nrt_udf_jit_add_module(struct nrt_udf_jit *jit, LLVMModuleRef m, LLVMCodeGenOptLevel level,
+                           struct nrt_error *err);
 
 /* The context modules for this JIT must be created in (owned by the JIT). */
 LLVMContextRef nrt_udf_jit_context(struct nrt_udf_jit *jit);

@@ -73,6 +73,20 @@ static int verify(LLVMModuleRef m, const char *stage, struct nrt_error *err) {
   return NRT_OK;
 }
 
+/* The instructions of a module: its size as LLVM's passes see it. */
+static size_t count_instructions(LLVMModuleRef m) {
+  size_t n = 0;
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+        n++;
+  return n;
+}
+
+/* The quick tier's pipeline: inlining the refcount operations, and the local clean-ups whose
+ * cost grows linearly (no SROA, GVN or loop passes over a huge function). */
+#define QUICK_PIPELINE "always-inline,function(instcombine,simplifycfg)"
+
 /* IR emission through JIT, given the checked module. */
 static int build(nrt_udf *u, const udf_module *mod, const struct nrt_udf_options *o,
                  struct nrt_error *err) {
@@ -87,7 +101,7 @@ static int build(nrt_udf *u, const udf_module *mod, const struct nrt_udf_options
   if (rc)
     return rc;
   rc = verify(m, "after code generation", err);
-  LLVMTargetMachineRef tm = rc ? NULL : nrt_udf_host_machine(err);
+  LLVMTargetMachineRef tm = rc ? NULL : nrt_udf_host_machine(LLVMCodeGenLevelDefault, err);
   if (!rc && !tm)
     rc = NRT_EINVAL;
   /* Inline the entry into the row function and promote variables to SSA values first, so
@@ -122,9 +136,14 @@ static int build(nrt_udf *u, const udf_module *mod, const struct nrt_udf_options
       udf_inline_refops(m);
     rc = verify(m, "after refprune", err);
   }
+  /* A large module gets the quick tier (see NRT_UDF_QUICK_INSTRUCTIONS in nrt/udf.h). */
+  if (!rc) {
+    u->info.instructions = count_instructions(m);
+    u->info.quick = u->info.instructions > NRT_UDF_QUICK_INSTRUCTIONS;
+  }
   if (!rc && !o->no_optimize) {
     t = now_ms();
-    rc = nrt_udf_optimize(m, tm, "default<O2>", err);
+    rc = nrt_udf_optimize(m, tm, u->info.quick ? QUICK_PIPELINE : "default<O2>", err);
     u->info.optimize_ms = now_ms() - t;
     if (!rc && o->emit_llvm)
       emit_ir(m, o->emit_stream, "after optimisation");
@@ -136,7 +155,8 @@ static int build(nrt_udf *u, const udf_module *mod, const struct nrt_udf_options
     return rc;
   }
   t = now_ms();
-  rc = nrt_udf_jit_add_module(u->jit, m, err);
+  rc = nrt_udf_jit_add_module(u->jit, m,
+                              u->info.quick ? LLVMCodeGenLevelNone : LLVMCodeGenLevelDefault, err);
   if (rc)
     return rc;
   u->row = (nrt_row_fn)nrt_udf_jit_lookup(u->jit, NRT_UDF_ROW_SYMBOL, err);

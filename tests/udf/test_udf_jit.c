@@ -109,14 +109,14 @@ int main(void) {
   char *msg = NULL;
   CHECK(!LLVMVerifyModule(m, LLVMReturnStatusAction, &msg));
   LLVMDisposeMessage(msg);
-  LLVMTargetMachineRef tm = nrt_udf_host_machine(&err);
+  LLVMTargetMachineRef tm = nrt_udf_host_machine(LLVMCodeGenLevelDefault, &err);
   CHECK(tm != NULL);
   CHECK_EQ_INT(nrt_udf_optimize(m, tm, "default<O2>", &err), NRT_OK);
   /* A bad pipeline is an error, not a crash. */
   CHECK(nrt_udf_optimize(m, tm, "no-such-pass", &err) != NRT_OK);
   CHECK(strstr(err.message, "no-such-pass") != NULL);
   LLVMDisposeTargetMachine(tm);
-  CHECK_EQ_INT(nrt_udf_jit_add_module(jit, m, &err), NRT_OK);
+  CHECK_EQ_INT(nrt_udf_jit_add_module(jit, m, LLVMCodeGenLevelDefault, &err), NRT_OK);
   int64_t (*fn)(int64_t) = (int64_t(*)(int64_t))nrt_udf_jit_lookup(jit, "smoke_main", &err);
   CHECK(fn != NULL);
   if (fn) {
@@ -125,6 +125,17 @@ int main(void) {
   }
   CHECK(nrt_udf_jit_lookup(jit, "no_such_function", &err) == NULL);
   CHECK(err.message[0] != 0);
+  nrt_udf_jit_free(jit);
+  /* The quick machine code of large UDFs computes the same; one module per JIT. */
+  CHECK_EQ_INT(nrt_udf_jit_create(syms, 1, &jit, &err), NRT_OK);
+  CHECK_EQ_INT(nrt_udf_jit_add_module(jit, build(nrt_udf_jit_context(jit)), LLVMCodeGenLevelNone,
+                                      &err), NRT_OK);
+  fn = (int64_t(*)(int64_t))nrt_udf_jit_lookup(jit, "smoke_main", &err);
+  CHECK(fn != NULL);
+  if (fn)
+    CHECK_EQ_INT(fn(20), 45);
+  CHECK(nrt_udf_jit_add_module(jit, build(nrt_udf_jit_context(jit)), LLVMCodeGenLevelNone, &err) ==
+        NRT_EINVAL);
   nrt_udf_jit_free(jit);
   struct nrt_stats after;
   nrt_stats_get(&after);

@@ -35,9 +35,9 @@ struct udf_prog_text {
   int failed;
 };
 
-static void udf_prog_put(struct udf_prog_text *t, const char *fmt, ...)
+static inline void udf_prog_put(struct udf_prog_text *t, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-static void udf_prog_put(struct udf_prog_text *t, const char *fmt, ...) {
+static inline void udf_prog_put(struct udf_prog_text *t, const char *fmt, ...) {
   while (!t->failed) {
     va_list ap;
     va_start(ap, fmt);
@@ -60,7 +60,7 @@ static void udf_prog_put(struct udf_prog_text *t, const char *fmt, ...) {
 
 /* The source of family f with n units, NUL-terminated (free() it), *len its length; NULL when
  * out of memory. */
-static char *udf_prog_source(enum udf_prog_family f, int n, size_t *len) {
+static inline char *udf_prog_source(enum udf_prog_family f, int n, size_t *len) {
   struct udf_prog_text t = {NULL, 0, 0, 0};
   udf_prog_put(&t, "def f(s):\n");
   switch (f) {
@@ -110,7 +110,7 @@ static char *udf_prog_source(enum udf_prog_family f, int n, size_t *len) {
 }
 
 /* The units of family f making about `nodes` AST nodes (at least 1, at most its maximum). */
-static int udf_prog_units(enum udf_prog_family f, int nodes) {
+static inline int udf_prog_units(enum udf_prog_family f, int nodes) {
   int n = nodes / udf_prog_nodes_per_unit[f];
   if (n < 1)
     n = 1;
