@@ -99,10 +99,18 @@ def test_info_and_llvm_ir():
     info = f.info
     assert info["compile_ms"] > 0
     assert info["refops_before"] >= info["refops_after"]
+    assert 0 < info["instructions"] < 10000 and info["quick"] is False
     ir = f.llvm_ir()
     assert "before" in ir and "after" in ir and "define" in ir
     assert f.llvm_ir("before").count("; =====") == 1
     assert "define" in f.llvm_ir("after")
+
+
+def test_large_udf_compiles_quick():
+    body = "".join("    x = x + 'a'\n" for _ in range(600))
+    f = nrt.udf("def f(s):\n    x = s\n" + body + "    return x\n")
+    assert f(["ab", "", "ß"]) == ["ab" + "a" * 600, "a" * 600, "ß" + "a" * 600]
+    assert f.info["quick"] is True
 
 
 def test_pickle_round_trip():
