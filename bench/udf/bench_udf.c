@@ -26,7 +26,7 @@
 
 struct udf_case {
   const char *name;
-  const char *corpus; /* seed, ints, names, csv */
+  const char *corpus; /* seed, ints, names, csv, mixed */
   const char *src;
 };
 
@@ -35,6 +35,9 @@ static const struct udf_case cases[] = {
      "def udf(string):\n    if len(string) > 2:\n        result = string.upper()\n"
      "    else:\n        result = string + string\n    return result + 'abc'\n"},
     {"parse_int", "ints", "def f(s):\n    return int(s) * 2 + 1\n"},
+    {"try_int", "mixed",
+     "def f(s):\n    try:\n        return int(s) * 2 + 1\n    except ValueError:\n"
+     "        return -1\n"},
     {"names", "names", "def f(s):\n    return s.strip().title()\n"},
     {"split_join", "csv", "def f(s):\n    return '-'.join(s.split(','))\n"},
     {"fstring", "seed", "def f(s):\n    return f'{s:>12}|{len(s):04d}'\n"},
@@ -110,6 +113,14 @@ static void gen_csv(char *buf, size_t *n) {
   }
 }
 
+/* Ints, one row in four a word: a parse that raises and is caught. */
+static void gen_mixed(char *buf, size_t *n) {
+  if (next() % 4 == 0)
+    word(buf, n, 1, 8, true);
+  else
+    gen_int(buf, n);
+}
+
 static nrt_column *make_corpus(const char *kind, int64_t rows) {
   nrt_col_builder *b;
   if (nrt_col_builder_new(NRT_COL_UTF8, rows, &b, NULL))
@@ -123,6 +134,8 @@ static nrt_column *make_corpus(const char *kind, int64_t rows) {
       gen_int(buf, &n);
     else if (strcmp(kind, "names") == 0)
       gen_name(buf, &n);
+    else if (strcmp(kind, "mixed") == 0)
+      gen_mixed(buf, &n);
     else
       gen_csv(buf, &n);
     nrt_col_builder_append_view(b, buf, (int64_t)n);
@@ -244,9 +257,10 @@ int main(int argc, char **argv) {
     return 2;
   }
   int cores = nrt_exec_cores();
-  static const char *const corpora[] = {"seed", "ints", "names", "csv"};
-  nrt_column *col[4];
-  char paths[4][64];
+  static const char *const corpora[] = {"seed", "ints", "names", "csv", "mixed"};
+  enum { NCORPORA = sizeof corpora / sizeof corpora[0] };
+  nrt_column *col[NCORPORA];
+  char paths[NCORPORA][64];
   char spec[] = "/tmp/nrt_bench_udf_spec_XXXXXX";
   int sfd = mkstemp(spec);
   FILE *sf = sfd >= 0 ? fdopen(sfd, "w") : NULL;
@@ -254,7 +268,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "bench_udf: cannot create a temporary file\n");
     return 1;
   }
-  for (int k = 0; k < 4; k++) {
+  for (int k = 0; k < NCORPORA; k++) {
     col[k] = make_corpus(corpora[k], rows);
     snprintf(paths[k], sizeof paths[k], "/tmp/nrt_bench_udf_%s_XXXXXX", corpora[k]);
     int fd = mkstemp(paths[k]);
@@ -397,7 +411,7 @@ int main(int argc, char **argv) {
          r[0].t1.wall, cw1.wall, base[0].cpython_wall, base[0].pandas_wall,
          base[0].numba_wall);
   struct nrt_stats s;
-  for (int k = 0; k < 4; k++) {
+  for (int k = 0; k < NCORPORA; k++) {
     nrt_col_release(col[k]);
     unlink(paths[k]);
   }

@@ -380,8 +380,22 @@ typedef enum udf_stmt_kind {
   UDF_S_BREAK,
   UDF_S_CONTINUE,
   UDF_S_RETURN,    /* u.ret */
-  UDF_S_PASS
+  UDF_S_PASS,
+  UDF_S_TRY,       /* try/except/else/finally: u.try_ */
+  UDF_S_RAISE      /* raise E(msg) / raise E / bare raise: u.raise */
 } udf_stmt_kind;
+
+/* One `except [E | (E1, E2)] [as name]:` clause of a try statement. */
+typedef struct udf_handler {
+  udf_loc loc;
+  udf_expr *type;    /* as written: NULL for a bare `except:`, a UDF_E_NAME or a UDF_E_TUPLE of
+                      * UDF_E_NAMEs naming built-in exception classes */
+  uint32_t catches;  /* set by the checker: the UDF_EXC_* bits (exceptions.h) it catches */
+  udf_var *name;     /* `as name` (a str local holding the message, unbound after the
+                      * clause as in Python), or NULL */
+  udf_loc name_loc;
+  udf_block body;
+} udf_handler;
 
 struct udf_stmt {
   udf_stmt_kind kind;
@@ -427,6 +441,20 @@ struct udf_stmt {
     struct {
       udf_expr *value; /* NULL for a bare `return` (returns None) */
     } ret;
+    struct {
+      udf_block body;
+      udf_handler **handlers; /* nhandlers clauses, a bare one last */
+      int nhandlers;
+      udf_block orelse;      /* runs when the body ends without an exception */
+      udf_block finalbody;   /* runs on every way out (n == 0: no finally) */
+    } try_;
+    struct {
+      udf_expr *exc;  /* as written: NULL for a bare `raise` (inside an except clause), a
+                       * UDF_E_NAME of a class, or a UDF_E_CALL of one with at most one
+                       * argument */
+      int code;       /* set by the checker: the status raised (NRT_EVALUE, ...) */
+      udf_expr *msg;  /* set by the checker: the str argument, or NULL for none */
+    } raise;
   } u;
 };
 
@@ -440,6 +468,7 @@ struct udf_var {
   bool is_param;
   bool is_comp_var;  /* a comprehension's loop variable (its own scope, as in Python 3) */
   bool needs_bound_flag; /* some use has check_bound: keep a runtime "assigned" flag */
+  bool is_exc_name;  /* bound by `except ... as name`: only str(name) and f"{name}" use it */
   udf_loc loc;       /* first binding */
 };
 

@@ -49,6 +49,21 @@ void cg_bind(cg *c, const udf_var *var, cg_val v) {
     LLVMBuildStore(c->b, LLVMConstInt(c->i1, 1, 0), c->bound[var->index]);
 }
 
+void cg_unbind(cg *c, const udf_var *var) {
+  if (c->ssa[var->index])
+    return; /* never: a name bound by an except clause is not an SSA value */
+  LLVMValueRef slot = c->vars[var->index];
+  if (cg_is_refcounted(var->type)) {
+    cg_val old = {LLVMBuildLoad2(c->b, cg_llty(c, var->type), slot, var->name), var->type,
+                  false};
+    LLVMBuildStore(c->b, LLVMConstNull(cg_llty(c, var->type)), slot);
+    LLVMBuildStore(c->b, cg_null(c), frame_slot_ptr(c, c->frame_slot[var->index]));
+    cg_decref(c, old);
+  }
+  if (c->bound[var->index])
+    LLVMBuildStore(c->b, LLVMConstInt(c->i1, 0, 0), c->bound[var->index]);
+}
+
 cg_val cg_read_var(cg *c, const udf_var *var, bool check_bound, udf_loc loc) {
   (void)loc;
   if (c->ssa[var->index]) {
@@ -196,7 +211,7 @@ static void emit_stmt(cg *c, const udf_stmt *s);
 void cg_stmts(cg *c, const udf_block *blk) {
   for (int i = 0; i < blk->n && !c->failed; i++) {
     int mark = cg_scratch_mark(c); /* a statement keeps nothing in scratch slots */
-    if (c->writer && cg_write_forward(c, blk, i))
+    if (c->writer && c->ntries == 0 && cg_write_forward(c, blk, i))
       i++; /* the return after it was emitted too */
     else
       emit_stmt(c, blk->items[i]);
@@ -204,7 +219,56 @@ void cg_stmts(cg *c, const udf_block *blk) {
   }
 }
 
+/* A return inside try statements: the value first, then the finally blocks (one of which may
+ * leave another way), then the exit. In the write form the value is made before anything is
+ * written, so an exception a handler catches never leaves a partly written row. */
+static void emit_return_in_try(cg *c, const udf_expr *value) {
+  udf_type rt = c->fn->result;
+  bool has = value && udf_type_base(value->type) != UDF_TY_NONE;
+  cg_val v = {NULL, rt, false};
+  if (has) {
+    v = cg_expr(c, value);
+    if (!c->writer)
+      v = cg_fit_result(c, cg_coerce(c, v, rt));
+    v = cg_owned(c, v);
+  } else if (value) {
+    cg_release(c, cg_expr(c, value));
+  }
+  cg_run_finallies(c, 0);
+  if (!cg_open(c)) { /* a finally block left: its way out released v */
+    if (has)
+      cg_drop_temp(c, v);
+    cg_at(c, cg_block(c, "after.return"));
+    return;
+  }
+  if (c->writer) {
+    if (has)
+      cg_write_value(c, v);
+    cg_release_temps_above(c, 0);
+    cg_leave(c, cg_i32(c, has ? NRT_OK : NRT_EXEC_ROW_NULL));
+  } else {
+    if (udf_type_base(rt) != UDF_TY_NONE) {
+      if (has) {
+        if (v.temp)
+          cg_drop_temp(c, v);
+        else
+          cg_incref(c, v);
+      }
+      LLVMBuildStore(c->b, has ? v.v : cg_null_value(c, rt), c->result);
+    } else if (has) {
+      cg_release(c, v);
+    }
+    cg_release_temps_above(c, 0);
+    cg_leave(c, cg_i32(c, NRT_OK));
+  }
+  cg_at(c, cg_block(c, "after.return"));
+}
+
 static void emit_return(cg *c, const udf_expr *value) {
+  if (c->ntries > 0) {
+    emit_return_in_try(c, value);
+    return;
+  }
   udf_type rt = c->fn->result;
   if (c->writer) { /* the write form: the result goes into the row writer */
     if (value)
@@ -397,13 +461,25 @@ static void emit_stmt(cg *c, const udf_stmt *s) {
       cg_fail(c, "'%s' outside loop", s->kind == UDF_S_BREAK ? "break" : "continue");
       return;
     }
+    cg_run_finallies(c, c->nloops);
+    if (!cg_open(c)) { /* a finally block left another way */
+      cg_at(c, cg_block(c, "after.jump"));
+      return;
+    }
     cg_loop *l = &c->loops[c->nloops - 1];
+    cg_release_temps_above(c, l->temps); /* none, unless a return's value waits */
     LLVMBuildBr(c->b, s->kind == UDF_S_BREAK ? l->brk : l->cont);
     cg_at(c, cg_block(c, "after.jump"));
     return;
   }
   case UDF_S_RETURN:
     emit_return(c, s->u.ret.value);
+    return;
+  case UDF_S_TRY:
+    cg_try_stmt(c, s);
+    return;
+  case UDF_S_RAISE:
+    cg_raise_stmt(c, s);
     return;
   }
 }
@@ -496,6 +572,8 @@ static void emit_func(cg *c, const udf_func *f, LLVMValueRef llfn, bool write) {
   c->llfn = llfn;
   c->ntemps = 0;
   c->nloops = 0;
+  c->ntries = 0;
+  c->nexc = 0;
   c->err = LLVMGetParam(c->llfn, 0);
   LLVMValueRef last = LLVMGetParam(c->llfn, (unsigned)f->nparams + 1);
   c->result = write ? NULL : last;

@@ -135,6 +135,16 @@ static void scan_block(struct scan *s, const udf_block *b) {
       scan_block(s, &st->u.for_.orelse);
       break;
     case UDF_S_RETURN: scan_root(s, st->u.ret.value, USE_RETURNED); break;
+    case UDF_S_RAISE:
+      if (st->u.raise.msg) scan_root(s, st->u.raise.msg, USE_HELD);
+      break;
+    case UDF_S_TRY:
+      scan_block(s, &st->u.try_.body);
+      for (int k = 0; k < st->u.try_.nhandlers; k++)
+        scan_block(s, &st->u.try_.handlers[k]->body);
+      scan_block(s, &st->u.try_.orelse);
+      scan_block(s, &st->u.try_.finalbody);
+      break;
     default: break;
     }
   }

@@ -77,6 +77,16 @@ static void walk_block(struct uses *u, const udf_block *b) {
       walk_block(u, &s->u.for_.orelse);
       break;
     case UDF_S_RETURN: walk_expr(u, s->u.ret.value); break;
+    case UDF_S_RAISE: walk_expr(u, s->u.raise.msg); break;
+    case UDF_S_TRY:
+      walk_block(u, &s->u.try_.body);
+      for (int k = 0; k < s->u.try_.nhandlers; k++) {
+        u->blocked |= s->u.try_.handlers[k]->name == u->v;
+        walk_block(u, &s->u.try_.handlers[k]->body);
+      }
+      walk_block(u, &s->u.try_.orelse);
+      walk_block(u, &s->u.try_.finalbody);
+      break;
     default: break;
     }
   }

@@ -8,6 +8,7 @@
 
 #define CG_MAX_TEMPS 512
 #define CG_MAX_LOOPS 64
+#define CG_MAX_TRIES 64
 /* The most locals the normal exit releases inline; with more, one runtime call releases
  * them all (each inline release keeps its slot's address live from the binding). */
 #define CG_INLINE_RELEASES 8
@@ -25,6 +26,25 @@ typedef struct cg_loop {
   LLVMBasicBlockRef cont; /* target of continue */
   int temps;              /* temp stack depth inside the loop (its iterable included) */
 } cg_loop;
+
+/* A try statement being emitted (codegen_try.c). Raising code inside its body goes to
+ * `landing` after releasing the temporaries above `temps`: the dispatch to the except clauses,
+ * or (is_finally) the finally block run on the exceptional path. return, break and continue
+ * leaving a try with a finally block run that block on their way out. */
+typedef struct cg_try {
+  bool is_finally;
+  LLVMBasicBlockRef landing;
+  int temps;  /* temp stack depth at the try */
+  int loops;  /* loop depth at the try */
+  int nexc;   /* except clauses being run at the try */
+  const udf_block *finalbody;
+} cg_try;
+
+/* An except clause being run: the exception it handles, saved for a bare `raise`. */
+typedef struct cg_exc {
+  LLVMValueRef code; /* i32 alloca: the status */
+  LLVMValueRef msg;  /* [NRT_ERROR_MESSAGE_SIZE x i8] alloca: the message */
+} cg_exc;
 
 /* Scratch slots of the function being emitted, lent out stack-wise (codegen_scratch.c). */
 typedef struct cg_scratch_pool {
@@ -81,6 +101,10 @@ typedef struct cg {
   int ntemps;
   cg_loop loops[CG_MAX_LOOPS];
   int nloops;
+  cg_try tries[CG_MAX_TRIES]; /* the try statements around the code emitted, innermost last */
+  int ntries;
+  cg_exc excs[CG_MAX_TRIES];  /* the except clauses around it, innermost last */
+  int nexc;
   int nlits;
 } cg;
 
@@ -165,6 +189,17 @@ LLVMValueRef cg_list_item(cg *c, LLVMValueRef list_mi, LLVMValueRef i); /* borro
 LLVMValueRef cg_null_value(cg *c, udf_type t); /* the None of a nullable type */
 void cg_bind(cg *c, const udf_var *var, cg_val v); /* var = v (incref new, decref old) */
 cg_val cg_read_var(cg *c, const udf_var *var, bool check_bound, udf_loc loc);
+void cg_unbind(cg *c, const udf_var *var); /* del var: releases its value, marks it unbound */
+
+/* ---- exceptions (codegen_try.c) */
+void cg_try_stmt(cg *c, const udf_stmt *s);
+void cg_raise_stmt(cg *c, const udf_stmt *s);
+/* Emits, innermost first, the finally blocks of the try statements entered at loop depth
+ * min_loops or deeper, as a return (min_loops 0), break or continue leaving them runs them;
+ * stops early when one of them leaves itself (then the current block is closed). */
+void cg_run_finallies(cg *c, int min_loops);
+/* Write form: writes str value v (a temp, released) into the row writer. */
+void cg_write_value(cg *c, cg_val v);
 
 /* Iteration shared by for statements and comprehensions. */
 typedef struct cg_iter {

@@ -54,6 +54,15 @@ static void count_block(struct bindings *b, const udf_block *blk, int loops) {
       count_block(b, &s->u.for_.orelse, loops);
       break;
     }
+    case UDF_S_TRY:
+      /* As a loop: a handler does not see the body's bindings as SSA values dominating it,
+       * and a finally block is emitted once per way out. */
+      count_block(b, &s->u.try_.body, loops + 1);
+      for (int k = 0; k < s->u.try_.nhandlers; k++)
+        count_block(b, &s->u.try_.handlers[k]->body, loops + 1);
+      count_block(b, &s->u.try_.orelse, loops + 1);
+      count_block(b, &s->u.try_.finalbody, loops + 1);
+      break;
     default: break;
     }
   }

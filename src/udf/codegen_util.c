@@ -244,10 +244,10 @@ void cg_release_temps_above(cg *c, int depth) {
 
 /* The temporaries' release on a path that raises: out-of-line calls. The path is cold, and
  * inlined each decref would add three blocks to it. */
-static void release_temps_raising(cg *c) {
+static void release_temps_raising(cg *c, int depth) {
   unsigned noinline = LLVMGetEnumAttributeKindForName("noinline", 8);
   unsigned cold = LLVMGetEnumAttributeKindForName("cold", 4);
-  for (int i = c->ntemps - 1; i >= 0; i--) {
+  for (int i = c->ntemps - 1; i >= depth; i--) {
     LLVMValueRef mi = c->temps[i];
     LLVMValueRef call = cg_call(c, "nrt_mi_decref_local", "v:p", &mi, 1);
     LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex,
@@ -273,7 +273,14 @@ static void dead_block(cg *c) { cg_at(c, cg_block(c, "dead")); }
  * would add an entry to the phis of the status and of every local there, and LLVM's passes
  * and register allocator are quadratic in phis that size. */
 void cg_leave_raising(cg *c, LLVMValueRef status) {
-  release_temps_raising(c);
+  if (c->ntries > 0) { /* caught: the try's landing, its own temporaries still live */
+    const cg_try *t = &c->tries[c->ntries - 1];
+    release_temps_raising(c, t->temps);
+    LLVMBuildStore(c->b, status, c->status_slot);
+    LLVMBuildBr(c->b, t->landing);
+    return;
+  }
+  release_temps_raising(c, 0);
   LLVMBuildStore(c->b, status, c->status_slot);
   LLVMBuildBr(c->b, c->raise_bb);
 }

@@ -114,6 +114,8 @@ static void write_value(cg *c, cg_val v) {
   cg_release(c, v);
 }
 
+void cg_write_value(cg *c, cg_val v) { write_value(c, v); }
+
 /* A private constant holding the bytes of a plain-data struct built at compile time (a
  * parsed format spec), 8-byte aligned; returns an i8* to it. */
 static LLVMValueRef embed(cg *c, const void *bytes, size_t n) {

@@ -1168,6 +1168,22 @@ static udf_stmt *parse_import(parser *p) {
   return new_stmt(p, UDF_S_PASS, kw->loc);
 }
 
+/* raise [E | E(arg)]; the class is resolved by the checker. */
+static udf_stmt *parse_raise(parser *p) {
+  udf_loc loc = cur(p)->loc;
+  advance(p);
+  udf_expr *e = NULL;
+  if (cur(p)->kind != UDF_T_NEWLINE && !is_op(p, UDF_O_SEMI)) {
+    e = parse_expression(p);
+    if (!e) return NULL;
+    if (is_kw(p, UDF_KW_FROM)) return unsupported(p, cur(p)->loc, "raise ... from ...");
+  }
+  if (!end_simple(p)) return NULL;
+  udf_stmt *s = new_stmt(p, UDF_S_RAISE, loc);
+  if (s) s->u.raise.exc = e;
+  return s;
+}
+
 static udf_stmt *parse_simple(parser *p) {
   udf_token *t = cur(p);
   udf_loc loc = t->loc;
@@ -1208,7 +1224,7 @@ static udf_stmt *parse_simple(parser *p) {
     case UDF_KW_GLOBAL: return unsupported(p, loc, "global statements");
     case UDF_KW_NONLOCAL: return unsupported(p, loc, "nonlocal statements");
     case UDF_KW_DEL: return unsupported(p, loc, "del statements");
-    case UDF_KW_RAISE: return unsupported(p, loc, "raise statements");
+    case UDF_KW_RAISE: return parse_raise(p);
     case UDF_KW_ASSERT: return unsupported(p, loc, "assert statements");
     case UDF_KW_YIELD: return unsupported(p, loc, "generators (yield)");
     default: break;
@@ -1348,6 +1364,73 @@ static bool parse_loop_else(parser *p, udf_block *orelse) {
   return parse_block(p, orelse, "'else' statement", line);
 }
 
+/* 'except' [expression ['as' NAME]] ':' block */
+static udf_handler *parse_handler(parser *p) {
+  udf_token *kw = cur(p);
+  udf_handler *h = udf_arena_alloc(p->a, sizeof *h);
+  if (!h) {
+    P_OOM(p);
+    return NULL;
+  }
+  memset(h, 0, sizeof *h);
+  h->loc = kw->loc;
+  advance(p);
+  if (is_op(p, UDF_O_STAR)) return unsupported(p, cur(p)->loc, "exception groups (except*)");
+  if (!is_op(p, UDF_O_COLON)) {
+    h->type = parse_expression(p);
+    if (!h->type) return NULL;
+    if (is_kw(p, UDF_KW_AS)) {
+      advance(p);
+      udf_token *n = cur(p);
+      if (n->kind != UDF_T_NAME || n->kw != UDF_KW_NONE) return syntax_error(p, n);
+      h->name = new_var(p, n->text, n->tlen, n->loc);
+      if (!h->name) return NULL;
+      h->name_loc = n->loc;
+      advance(p);
+    }
+  }
+  if (!expect_op(p, UDF_O_COLON, ":")) return NULL;
+  if (!parse_block(p, &h->body, "'except' statement", kw->loc.line)) return NULL;
+  return h;
+}
+
+/* 'try' ':' block (handlers [else] [finally] | finally) */
+static udf_stmt *parse_try(parser *p) {
+  udf_token *kw = cur(p);
+  udf_stmt *s = new_stmt(p, UDF_S_TRY, kw->loc);
+  if (!s) return NULL;
+  advance(p);
+  if (!expect_op(p, UDF_O_COLON, ":")) return NULL;
+  if (!parse_block(p, &s->u.try_.body, "'try' statement", kw->loc.line)) return NULL;
+  int cap = 0;
+  while (is_kw(p, UDF_KW_EXCEPT)) {
+    if (s->u.try_.nhandlers > 0 && !s->u.try_.handlers[s->u.try_.nhandlers - 1]->type) {
+      udf_diag_error(p->dc, NRT_EPARSE, s->u.try_.handlers[s->u.try_.nhandlers - 1]->loc,
+                     "default 'except:' must be last");
+      return NULL;
+    }
+    udf_handler *h = parse_handler(p);
+    if (!h || !push_ptr(p, &s->u.try_.handlers, &s->u.try_.nhandlers, &cap, h)) return NULL;
+  }
+  if (s->u.try_.nhandlers > 0 && is_kw(p, UDF_KW_ELSE)) {
+    int line = cur(p)->loc.line;
+    advance(p);
+    if (!expect_op(p, UDF_O_COLON, ":")) return NULL;
+    if (!parse_block(p, &s->u.try_.orelse, "'else' statement", line)) return NULL;
+  }
+  if (is_kw(p, UDF_KW_FINALLY)) {
+    int line = cur(p)->loc.line;
+    advance(p);
+    if (!expect_op(p, UDF_O_COLON, ":")) return NULL;
+    if (!parse_block(p, &s->u.try_.finalbody, "'finally' statement", line)) return NULL;
+    if (s->u.try_.finalbody.n == 0) return syntax_error(p, cur(p));
+  } else if (s->u.try_.nhandlers == 0) {
+    udf_diag_error(p->dc, NRT_EPARSE, cur(p)->loc, "expected 'except' or 'finally' block");
+    return NULL;
+  }
+  return s;
+}
+
 static udf_stmt *parse_compound(parser *p, bool *handled) {
   udf_token *t = cur(p);
   *handled = true;
@@ -1420,7 +1503,7 @@ static udf_stmt *parse_compound(parser *p, bool *handled) {
     *handled = false;
     return NULL;
   case UDF_KW_CLASS: return unsupported(p, t->loc, "class definitions");
-  case UDF_KW_TRY: return unsupported(p, t->loc, "try statements");
+  case UDF_KW_TRY: return parse_try(p);
   case UDF_KW_WITH: return unsupported(p, t->loc, "with statements");
   case UDF_KW_ASYNC: return unsupported(p, t->loc, "async statements");
   default:
@@ -1766,6 +1849,16 @@ static bool check_block_depth(parser *p, depth_stack *st, const udf_block *b) {
            check_block_depth(p, st, &s->u.for_.orelse);
       break;
     case UDF_S_RETURN: ok = check_depth(p, st, s->u.ret.value); break;
+    case UDF_S_RAISE: ok = !s->u.raise.exc || check_depth(p, st, s->u.raise.exc); break;
+    case UDF_S_TRY:
+      ok = check_block_depth(p, st, &s->u.try_.body) &&
+           check_block_depth(p, st, &s->u.try_.orelse) &&
+           check_block_depth(p, st, &s->u.try_.finalbody);
+      for (int k = 0; ok && k < s->u.try_.nhandlers; k++) {
+        const udf_handler *h = s->u.try_.handlers[k];
+        ok = (!h->type || check_depth(p, st, h->type)) && check_block_depth(p, st, &h->body);
+      }
+      break;
     default: break;
     }
     if (!ok) return false;

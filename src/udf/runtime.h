@@ -24,6 +24,16 @@
 /* Sets err to (code, msg) and returns code: the raise of compiled code (msg is a literal). */
 int32_t nrt_udf_rt_raise(struct nrt_error *err, int32_t code, const char *msg);
 
+/* raise E(msg): sets err to (code, msg) and returns code. */
+int32_t nrt_udf_rt_raise_str(struct nrt_error *err, int32_t code, const nrt_str *msg);
+/* An except clause or finally block starts: copies err's message into buf
+ * (NRT_ERROR_MESSAGE_SIZE bytes) and clears err. */
+void nrt_udf_rt_exc_save(struct nrt_error *err, char *buf);
+/* Raises a saved exception again: sets err to (code, buf) and returns code. */
+int32_t nrt_udf_rt_exc_restore(struct nrt_error *err, int32_t code, const char *buf);
+/* `except E as e`: e's str, the saved message. */
+int32_t nrt_udf_rt_exc_str(const char *buf, nrt_str *out, struct nrt_error *err);
+
 /* int ** int with OverflowError on int64 overflow; a negative exponent (a float result in
  * Python) is a ValueError. */
 int32_t nrt_udf_rt_ipow(struct nrt_error *err, int64_t base, int64_t exp, int64_t *out);

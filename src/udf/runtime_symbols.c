@@ -14,7 +14,8 @@ static const struct nrt_udf_symbol refops_counted[3] = {
 
 static const struct nrt_udf_symbol common[] = {
     /* runtime entry points */
-    SYM(nrt_udf_rt_raise), SYM(nrt_udf_rt_ipow), SYM(nrt_udf_rt_ffloordiv), SYM(nrt_udf_rt_fmod),
+    SYM(nrt_udf_rt_raise), SYM(nrt_udf_rt_raise_str), SYM(nrt_udf_rt_exc_save),
+    SYM(nrt_udf_rt_exc_restore), SYM(nrt_udf_rt_exc_str), SYM(nrt_udf_rt_ipow), SYM(nrt_udf_rt_ffloordiv), SYM(nrt_udf_rt_fmod),
     SYM(nrt_udf_rt_fpow), SYM(nrt_udf_rt_float_to_int), SYM(nrt_udf_rt_check_base),
     SYM(nrt_udf_rt_unpack_check), SYM(nrt_udf_rt_char_at), SYM(nrt_udf_rt_strip), SYM(nrt_udf_rt_str_getitem),
     SYM(nrt_udf_rt_str_slice), SYM(nrt_udf_rt_list_new), SYM(nrt_udf_rt_list_chars),

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "udf/exceptions.h"
 #include "udf/types.h"
 
 typedef struct ck {
@@ -37,6 +38,8 @@ typedef struct ck {
   udf_func **pending;
   udf_type **pending_types;
   int npending, cappending, cappending_types;
+  int nexcept;            /* except clauses around the statement checked (for bare raise) */
+  const udf_expr *exc_ok; /* the one use of an `as` name allowed here: str(e), f"{e}" */
 } ck;
 
 #define UNKNOWN UDF_TY_UNKNOWN
@@ -199,6 +202,22 @@ static void collect_block(ck *c, udf_block *b) {
       collect_block(c, &s->u.for_.orelse);
       break;
     }
+    case UDF_S_TRY:
+      collect_block(c, &s->u.try_.body);
+      for (int k = 0; k < s->u.try_.nhandlers && !stop(c); k++) {
+        udf_handler *h = s->u.try_.handlers[k];
+        if (h->name) {
+          udf_var *v = local_for(c, h->name->name, h->name_loc);
+          if (v) {
+            h->name = v;
+            v->is_exc_name = true;
+          }
+        }
+        collect_block(c, &h->body);
+      }
+      collect_block(c, &s->u.try_.orelse);
+      collect_block(c, &s->u.try_.finalbody);
+      break;
     default: break;
     }
   }
@@ -330,6 +349,11 @@ static udf_type check_name(ck *c, udf_expr *e) {
   udf_var *v = find_local(c, id);
   if (v) {
     e->u.name.var = v;
+    if (v->is_exc_name && c->exc_ok != e)
+      return err(c, NRT_EUNSUPPORTED, e->loc,
+                 "unsupported: using the exception '%s' other than as str(%s) or in an "
+                 "f-string field {%s}",
+                 id, id, id);
     if (v->type == UNKNOWN && c->final)
       return err(c, NRT_ETYPE, e->loc, "cannot infer the type of local variable '%s'", id);
     return e->type = v->type;
@@ -738,8 +762,10 @@ static udf_type check_builtin(ck *c, udf_expr *e, const char *name) {
   udf_expr **args = e->u.call.args;
   int n = e->u.call.nargs;
   bool unknown = false;
+  if (n == 1 && strcmp(name, "str") == 0) c->exc_ok = args[0];
   for (int i = 0; i < n; i++)
     if (check_expr(c, &args[i]) == UNKNOWN) unknown = true;
+  c->exc_ok = NULL;
   for (int i = 0; i < e->u.call.nkeywords; i++)
     if (check_expr(c, &e->u.call.keywords[i].value) == UNKNOWN) unknown = true;
   if (unknown) return UNKNOWN;
@@ -1217,7 +1243,9 @@ static udf_type check_fstring(ck *c, udf_expr *e) {
   for (int i = 0; i < e->u.fstring.nparts; i++) {
     udf_fpart *p = &e->u.fstring.parts[i];
     if (!p->is_field) continue;
+    if (!p->conversion && p->spec.len == 0) c->exc_ok = p->expr;
     udf_type t = check_expr(c, &p->expr);
+    c->exc_ok = NULL;
     if (t == UNKNOWN) {
       unknown = true;
       continue;
@@ -1349,6 +1377,19 @@ static void kill_target(ck *c, const udf_expr *t) {
     for (int i = 0; i < t->u.seq.n; i++) kill_target(c, t->u.seq.items[i]);
 }
 
+static void kill_assigned(ck *c, const udf_block *b);
+
+/* A try statement may leave any of its blocks midway: what they assign loses its narrowing. */
+static void kill_try(ck *c, const udf_stmt *s) {
+  kill_assigned(c, &s->u.try_.body);
+  for (int k = 0; k < s->u.try_.nhandlers; k++) {
+    if (s->u.try_.handlers[k]->name) unnarrow(c, s->u.try_.handlers[k]->name);
+    kill_assigned(c, &s->u.try_.handlers[k]->body);
+  }
+  kill_assigned(c, &s->u.try_.orelse);
+  kill_assigned(c, &s->u.try_.finalbody);
+}
+
 /* Variables assigned in a loop lose their narrowing for the whole loop. */
 static void kill_assigned(ck *c, const udf_block *b) {
   for (int i = 0; i < b->n; i++) {
@@ -1370,6 +1411,9 @@ static void kill_assigned(ck *c, const udf_block *b) {
       unnarrow(c, s->u.for_.target);
       kill_assigned(c, &s->u.for_.body);
       kill_assigned(c, &s->u.for_.orelse);
+      break;
+    case UDF_S_TRY:
+      kill_try(c, s);
       break;
     default: break;
     }
@@ -1454,6 +1498,96 @@ static void check_assign(ck *c, udf_stmt *s) {
   }
 }
 
+/* The classes an except clause names (a name or a tuple of names): their UDF_EXC_* bits. */
+static bool handler_catches(ck *c, udf_handler *h) {
+  if (!h->type) {
+    h->catches = UDF_EXC_ALL;
+    return true;
+  }
+  udf_expr *one = h->type;
+  udf_expr **items = h->type->kind == UDF_E_TUPLE ? h->type->u.seq.items : &one;
+  int n = h->type->kind == UDF_E_TUPLE ? h->type->u.seq.n : 1;
+  h->catches = 0;
+  for (int i = 0; i < n; i++) {
+    uint32_t bits;
+    int code;
+    if (items[i]->kind != UDF_E_NAME) {
+      err(c, NRT_EUNSUPPORTED, items[i]->loc,
+          "unsupported: an except clause naming something other than a built-in exception "
+          "class");
+      return false;
+    }
+    if (!udf_exc_class(items[i]->u.name.id, &bits, &code)) {
+      err(c, NRT_EUNSUPPORTED, items[i]->loc,
+          "unsupported: exception class '%s' (only built-in exceptions such as ValueError, "
+          "TypeError, IndexError, ZeroDivisionError, OverflowError, Exception)",
+          items[i]->u.name.id);
+      return false;
+    }
+    h->catches |= bits;
+  }
+  return true;
+}
+
+static void check_try(ck *c, udf_stmt *s) {
+  kill_try(c, s);
+  check_block(c, &s->u.try_.body);
+  for (int k = 0; k < s->u.try_.nhandlers && !stop(c); k++) {
+    udf_handler *h = s->u.try_.handlers[k];
+    if (!handler_catches(c, h)) return;
+    if (h->name) assign_var(c, h->name, UDF_TY_STR, h->name_loc);
+    c->nexcept++;
+    check_block(c, &h->body);
+    c->nexcept--;
+    if (h->name) unnarrow(c, h->name);
+  }
+  check_block(c, &s->u.try_.orelse);
+  check_block(c, &s->u.try_.finalbody);
+}
+
+/* raise E(msg) / raise E / raise: the status and the message. */
+static void check_raise(ck *c, udf_stmt *s) {
+  udf_expr *e = s->u.raise.exc;
+  if (!e) {
+    if (c->nexcept == 0)
+      err(c, NRT_EUNSUPPORTED, s->loc, "unsupported: a bare 'raise' outside an except clause");
+    return;
+  }
+  udf_expr *cls = e->kind == UDF_E_CALL ? e->u.call.func : e;
+  uint32_t bits;
+  int code = 0;
+  if (cls->kind != UDF_E_NAME || !udf_exc_class(cls->u.name.id, &bits, &code)) {
+    err(c, NRT_EUNSUPPORTED, e->loc,
+        "unsupported: raising something other than a built-in exception class");
+    return;
+  }
+  if (!code) {
+    err(c, NRT_EUNSUPPORTED, cls->loc,
+        "unsupported: raising %s (raise ValueError, TypeError, IndexError, ZeroDivisionError, "
+        "OverflowError, MemoryError or UnboundLocalError)",
+        cls->u.name.id);
+    return;
+  }
+  s->u.raise.code = code;
+  s->u.raise.msg = NULL;
+  if (e->kind != UDF_E_CALL) return;
+  if (e->u.call.nkeywords > 0 || e->u.call.nargs > 1) {
+    err(c, NRT_EUNSUPPORTED, e->loc,
+        "unsupported: an exception with keyword arguments or more than one argument");
+    return;
+  }
+  if (e->u.call.nargs == 0) return;
+  udf_type t = check_expr(c, &e->u.call.args[0]);
+  if (t == UNKNOWN) return;
+  if (t != UDF_TY_STR) {
+    err(c, NRT_EUNSUPPORTED, e->u.call.args[0]->loc,
+        "unsupported: an exception argument of type %s (pass a str, e.g. str(x) or an f-string)",
+        tn(t));
+    return;
+  }
+  s->u.raise.msg = e->u.call.args[0];
+}
+
 static void check_stmt(ck *c, udf_stmt *s) {
   switch (s->kind) {
   case UDF_S_EXPR: check_expr(c, &s->u.expr); break;
@@ -1526,6 +1660,8 @@ static void check_stmt(ck *c, udf_stmt *s) {
     return_join(c, r, s->loc);
     break;
   }
+  case UDF_S_TRY: check_try(c, s); break;
+  case UDF_S_RAISE: check_raise(c, s); break;
   case UDF_S_BREAK:
   case UDF_S_CONTINUE:
   case UDF_S_PASS: break;

@@ -51,6 +51,10 @@ static void set_var(state *s, const udf_var *v) {
   if (v && v->index >= 0) s->bits[v->index / 64] |= (uint64_t)1 << (v->index % 64);
 }
 
+static void clear_var(state *s, const udf_var *v) {
+  if (v && v->index >= 0) s->bits[v->index / 64] &= ~((uint64_t)1 << (v->index % 64));
+}
+
 static bool has_var(const state *s, const udf_var *v) {
   return (s->bits[v->index / 64] >> (v->index % 64)) & 1;
 }
@@ -130,6 +134,8 @@ static void assign_target(state *s, udf_expr *t) {
 
 static void flow_block(flow *f, udf_block *b, state *s);
 
+static void flow_try(flow *f, udf_stmt *st, state *s);
+
 static void flow_loop(flow *f, udf_block *body, udf_block *orelse, state *s, udf_var *target,
                       bool forever) {
   state in_body, in_else;
@@ -145,6 +151,31 @@ static void flow_loop(flow *f, udf_block *body, udf_block *orelse, state *s, udf
   if (forever) in_else.dead = true; /* `while True:` leaves only through break */
   flow_block(f, orelse, &in_else);
   if (!brk && in_else.dead) s->dead = true;
+}
+
+/* A try statement. An exception may come before any assignment of the body, so a handler
+ * starts from the state before the try; the finally block is checked from there too (its
+ * exceptional path) and from the join of the normal ways out (what follows it). */
+static void flow_try(flow *f, udf_stmt *st, state *s) {
+  state before, fin_raising;
+  if (!copy_state(f, &before, s) || !copy_state(f, &fin_raising, s)) return;
+  flow_block(f, &st->u.try_.body, s);
+  flow_block(f, &st->u.try_.orelse, s);
+  for (int k = 0; k < st->u.try_.nhandlers && !f->oom; k++) {
+    udf_handler *h = st->u.try_.handlers[k];
+    state hs;
+    if (!copy_state(f, &hs, &before)) return;
+    if (h->name) set_var(&hs, h->name);
+    flow_block(f, &h->body, &hs);
+    if (h->name) clear_var(&hs, h->name); /* Python deletes the name after the clause */
+    bool both_dead = s->dead && hs.dead;
+    meet(f, s, &hs);
+    if (both_dead) s->dead = true;
+  }
+  if (st->u.try_.finalbody.n > 0) {
+    flow_block(f, &st->u.try_.finalbody, &fin_raising);
+    flow_block(f, &st->u.try_.finalbody, s);
+  }
 }
 
 static bool const_true(const udf_expr *e) { return e->kind == UDF_E_BOOL && e->u.bval; }
@@ -185,6 +216,11 @@ static void flow_stmt(flow *f, udf_stmt *st, state *s) {
   case UDF_S_CONTINUE: s->dead = true; break;
   case UDF_S_RETURN:
     uses(f, st->u.ret.value, s);
+    s->dead = true;
+    break;
+  case UDF_S_TRY: flow_try(f, st, s); break;
+  case UDF_S_RAISE:
+    if (st->u.raise.msg) uses(f, st->u.raise.msg, s);
     s->dead = true;
     break;
   case UDF_S_PASS: break;

@@ -132,6 +132,25 @@ static void walk_stmt(const udf_stmt *s) {
   case UDF_S_RETURN:
     if (s->u.ret.value) walk_expr(s->u.ret.value);
     break;
+  case UDF_S_TRY:
+    walk_block(&s->u.try_.body);
+    for (int k = 0; k < s->u.try_.nhandlers; k++) {
+      const udf_handler *h = s->u.try_.handlers[k];
+      REQUIRE(h->type || k == s->u.try_.nhandlers - 1); /* a bare except is last */
+      if (h->name) REQUIRE(h->name->index >= 0 && h->name->type == UDF_TY_STR);
+      walk_block(&h->body);
+    }
+    walk_block(&s->u.try_.orelse);
+    walk_block(&s->u.try_.finalbody);
+    REQUIRE(s->u.try_.nhandlers > 0 || s->u.try_.finalbody.n > 0);
+    break;
+  case UDF_S_RAISE:
+    if (s->u.raise.exc) REQUIRE(s->u.raise.code != 0);
+    if (s->u.raise.msg) {
+      walk_expr(s->u.raise.msg);
+      REQUIRE(s->u.raise.msg->type == UDF_TY_STR);
+    }
+    break;
   default: break;
   }
 }

@@ -10,3 +10,9 @@ add_test(NAME udf_oracle_chains
          COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/e2e_oracle_chains.py
                  $<TARGET_FILE:udf_oracle_runner>)
 set_tests_properties(udf_oracle_chains PROPERTIES LABELS udf TIMEOUT 120)
+
+# Exceptions: try / except / else / finally and raise against CPython.
+add_test(NAME udf_oracle_exceptions
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/e2e_oracle_exceptions.py
+                 $<TARGET_FILE:udf_oracle_runner>)
+set_tests_properties(udf_oracle_exceptions PROPERTIES LABELS udf TIMEOUT 120)

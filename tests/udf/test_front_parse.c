@@ -348,6 +348,38 @@ static void dump_stmt(sb *b, const udf_stmt *s) {
       sb_put(b, ")");
     }
     break;
+  case UDF_S_RAISE:
+    if (!s->u.raise.exc) {
+      sb_put(b, "Raise()");
+    } else {
+      sb_put(b, "Raise(exc=");
+      dump_expr(b, s->u.raise.exc, "Load");
+      sb_put(b, ")");
+    }
+    break;
+  case UDF_S_TRY:
+    sb_put(b, "Try(body=");
+    dump_block(b, &s->u.try_.body);
+    sb_put(b, ", handlers=[");
+    for (int k = 0; k < s->u.try_.nhandlers; k++) {
+      const udf_handler *h = s->u.try_.handlers[k];
+      sb_put(b, k ? ", ExceptHandler(" : "ExceptHandler(");
+      if (h->type) {
+        sb_put(b, "type=");
+        dump_expr(b, h->type, "Load");
+        sb_put(b, ", ");
+      }
+      if (h->name) sb_printf(b, "name='%s', ", h->name->name);
+      sb_put(b, "body=");
+      dump_block(b, &h->body);
+      sb_put(b, ")");
+    }
+    sb_put(b, "], orelse=");
+    dump_block(b, &s->u.try_.orelse);
+    sb_put(b, ", finalbody=");
+    dump_block(b, &s->u.try_.finalbody);
+    sb_put(b, ")");
+    break;
   }
 }
 
@@ -411,6 +443,10 @@ static char *parse_dump_quiet(const char *src) { return parse_dump_src(src, true
 /* Programs for the comparison with CPython: every construct and the precedence table. */
 static const char *const corpus[] = {
     "def f(s):\n    return s\n",
+    "def f(s):\n    try:\n        x = int(s)\n    except (ValueError, TypeError) as e:\n"
+    "        raise\n    except IndexError:\n        raise ValueError('m')\n    except:\n"
+    "        raise ValueError\n    else:\n        pass\n    finally:\n        return 1\n",
+    "def f(s):\n    try: return 1\n    finally: pass\n",
     "def f(a, b=1, c='x'):\n    return a + b * c - d / e // f % g ** h ** i\n",
     "def f():\n    return -x ** 2, (-x) ** 2, not a == b, not a and b or c\n",
     "def f():\n    return a or b and not c or d\n",

@@ -13,6 +13,7 @@ add_test(NAME udf_oracle
 set_tests_properties(udf_oracle PROPERTIES LABELS udf TIMEOUT 300)
 
 nrt_add_test(test_udf_api SOURCES test_udf_api.c LABELS udf TIMEOUT 120)
+nrt_add_test(test_udf_exceptions SOURCES test_udf_exceptions.c LABELS udf TIMEOUT 120)
 
 # The command line, end to end (every format, nulls, errors, threads, exit codes).
 if(TARGET nrt_cli)
@@ -25,6 +26,7 @@ if(NRT_FUZZ)
   # New inputs go to the build tree; the checked-in seeds are read only.
   file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/fuzz_udf_corpus)
   nrt_add_fuzz_test(fuzz_udf_compile SOURCES fuzz_udf_compile.c SECONDS 25
-    ARGS -timeout=20 -max_len=1024 ${CMAKE_CURRENT_BINARY_DIR}/fuzz_udf_corpus
+    ARGS -timeout=20 -max_len=1024 -dict=${CMAKE_CURRENT_SOURCE_DIR}/fuzz_front.dict
+         ${CMAKE_CURRENT_BINARY_DIR}/fuzz_udf_corpus
          ${CMAKE_CURRENT_SOURCE_DIR}/fuzz_corpus)
 endif()

@@ -1,0 +1,23 @@
+/* Runtime side of try/except and raise (codegen_try.c): the exception being handled is saved
+ * in the handler's own buffer, so a nested try that catches another one cannot overwrite it. */
+#include <string.h>
+
+#include "udf/runtime.h"
+
+int32_t nrt_udf_rt_raise_str(struct nrt_error *err, int32_t code, const nrt_str *msg) {
+  return nrt_error_set(err, code, "%.*s", (int)(msg->len < 4096 ? msg->len : 4096), msg->data);
+}
+
+void nrt_udf_rt_exc_save(struct nrt_error *err, char *buf) {
+  memcpy(buf, err->message, NRT_ERROR_MESSAGE_SIZE);
+  buf[NRT_ERROR_MESSAGE_SIZE - 1] = '\0';
+  nrt_error_clear(err);
+}
+
+int32_t nrt_udf_rt_exc_restore(struct nrt_error *err, int32_t code, const char *buf) {
+  return nrt_error_set(err, code, "%s", buf);
+}
+
+int32_t nrt_udf_rt_exc_str(const char *buf, nrt_str *out, struct nrt_error *err) {
+  return nrt_str_new(buf, (int64_t)strlen(buf), out, err);
+}
