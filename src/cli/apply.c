@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -28,6 +29,9 @@ static const char apply_help[] =
     "  -o PATH             output file (default: standard output), replaced only when the\n"
     "                      run succeeds: on an error or an interrupt PATH keeps its contents\n"
     "  --threads N         worker threads, 1 to 4096 (default: all cores)\n"
+    "  --batch-rows N      rows read, applied and written at a time (default 65536;\n"
+    "                      K, M suffixes): memory stays bounded whatever the input's size\n"
+    "  --batch-bytes N     a batch also ends after N bytes of input (default 16M)\n"
     "  --errors stop|null  a row that raises stops the run (exit 1) or gives null\n"
     "  --max-row-bytes N   the longest string a row may make (K, M, G suffixes; default and\n"
     "                      most 2G-1): a longer one is the row's MemoryError\n"
@@ -43,6 +47,7 @@ struct apply_args {
   size_t ncolumns;
   int threads;
   int64_t max_row_bytes;
+  int64_t batch_rows, batch_bytes;
   bool errors_null, emit_llvm, stats;
 };
 
@@ -119,6 +124,16 @@ static int parse_args(int argc, char **argv, struct apply_args *a) {
       if (!cli_parse_int(v, 1, 4096, false, &t))
         return bad_usage("--threads needs a number from 1 to 4096, not '%s'", v);
       a->threads = (int)t;
+    } else if (is_opt(s, "--batch-rows")) {
+      VALUE("--batch-rows");
+      if (!cli_parse_int(v, 1, INT64_MAX, true, &a->batch_rows))
+        return bad_usage("--batch-rows needs a number of rows from 1 (K, M and G suffixes "
+                         "allowed), not '%s'", v);
+    } else if (is_opt(s, "--batch-bytes")) {
+      VALUE("--batch-bytes");
+      if (!cli_parse_int(v, 1, INT64_MAX, true, &a->batch_bytes))
+        return bad_usage("--batch-bytes needs a number of bytes from 1 (K, M and G suffixes "
+                         "allowed), not '%s'", v);
     } else if (is_opt(s, "--max-row-bytes")) {
       VALUE("--max-row-bytes");
       if (!cli_parse_int(v, 1, NRT_STR_DEFAULT_MAX_BYTES, true, &a->max_row_bytes))
@@ -232,6 +247,208 @@ void cli_print_runtime_stats(void) {
           s.alloc == s.free && s.mi_alloc == s.mi_free ? "yes" : "no");
 }
 
+/* One streaming run: what it reads, compiles, writes, and the sums over its batches. */
+struct apply_run {
+  const struct apply_args *args;
+  enum nrt_io_format in_fmt, out_fmt;
+  const char *source;
+  size_t source_len;
+  nrt_io_output *output; /* -o PATH, committed only at the end of a successful run */
+  nrt_udf *udf;
+  int64_t rows, batches, failed_rows, first_failed; /* first_failed: 0-based, or -1 */
+  int threads;
+  double read_ms, run_ms, write_ms;
+};
+
+/* The input's size when it is a regular file (for the progress bar), else 0. */
+static uint64_t input_size(const char *path) {
+  struct stat st;
+  if (path ? stat(path, &st) != 0 : fstat(0, &st) != 0)
+    return 0;
+  return S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
+}
+
+/* Prints an apply error, its "row N:" numbered from the start of the input: the apply counts
+ * the rows of its batch. */
+static void print_row_error(const struct nrt_error *err, int rc, int64_t first_row) {
+  const char *msg = err->message;
+  char *end = NULL;
+  long long n = strncmp(msg, "row ", 4) == 0 ? strtoll(msg + 4, &end, 10) : 0;
+  if (end && end > msg + 4 && *end == ':')
+    fprintf(stderr, "nrt apply: row %lld%s", n + (long long)first_row, end);
+  else
+    fprintf(stderr, "nrt apply: %s", msg);
+  fprintf(stderr, "%s\n", rc == NRT_ELIMIT ? " (a larger --max-row-bytes allows it)" : "");
+}
+
+static int compile_for(struct apply_run *run, nrt_column *const *in, size_t ncols) {
+  const struct apply_args *a = run->args;
+  nrt_value_kind kinds[MAX_COLUMNS];
+  for (size_t i = 0; i < ncols; i++)
+    kinds[i] = kind_of_column(in[i]);
+  struct nrt_udf_options uo;
+  memset(&uo, 0, sizeof uo);
+  uo.file = a->udf_path ? a->udf_path : "<-e>";
+  uo.func = a->func;
+  uo.param_kinds = kinds;
+  uo.nparams = (int)ncols;
+  uo.emit_llvm = a->emit_llvm;
+  uo.emit_stream = stderr;
+  struct nrt_error err;
+  memset(&err, 0, sizeof err);
+  int rc = nrt_udf_compile(run->source, run->source_len, &uo, &run->udf, &err);
+  if (rc) {
+    fprintf(stderr, "%s%s\n", rc == NRT_ENOMEM ? "nrt apply: MemoryError: " : "", err.message);
+    return rc == NRT_ENOMEM ? CLI_ROW_ERROR : CLI_USAGE;
+  }
+  return CLI_OK;
+}
+
+/* Applies the UDF to one batch and writes its results. */
+static int apply_batch(struct apply_run *run, nrt_column *const *in, size_t ncols,
+                       nrt_io_writer *writer, struct cli_progress **prog) {
+  const struct apply_args *a = run->args;
+  struct nrt_udf_apply_options ao;
+  memset(&ao, 0, sizeof ao);
+  ao.threads = a->threads;
+  ao.errors_as_null = a->errors_null;
+  struct nrt_exec_info xinfo;
+  memset(&xinfo, 0, sizeof xinfo);
+  struct nrt_error err;
+  memset(&err, 0, sizeof err);
+  nrt_column *out = NULL;
+  double t0 = cli_now_ms();
+  int rc = nrt_udf_apply(run->udf, in, ncols, &ao, &out, &xinfo, &err);
+  run->run_ms += cli_now_ms() - t0;
+  run->threads = xinfo.threads;
+  if (rc) {
+    cli_progress_stop(*prog); /* the bar is cleared before the message */
+    *prog = NULL;
+    print_row_error(&err, rc, run->rows);
+    return rc == NRT_EINVAL ? CLI_USAGE : CLI_ROW_ERROR;
+  }
+  if (xinfo.failed_rows > 0 && run->first_failed < 0)
+    run->first_failed = run->rows + xinfo.error_row;
+  run->failed_rows += xinfo.failed_rows;
+  t0 = cli_now_ms();
+  rc = nrt_io_writer_write(writer, out, &err);
+  run->write_ms += cli_now_ms() - t0;
+  nrt_col_release(out);
+  if (rc) {
+    cli_progress_stop(*prog);
+    *prog = NULL;
+    fprintf(stderr, "nrt apply: %swriting %s: %s\n", rc == NRT_ENOMEM ? "MemoryError: " : "",
+            a->output ? a->output : "<stdout>", err.message);
+    return rc == NRT_ENOMEM ? CLI_ROW_ERROR : CLI_USAGE;
+  }
+  run->rows += in[0]->length;
+  run->batches++;
+  return CLI_OK;
+}
+
+static int input_error(const struct apply_run *run, const struct nrt_error *err) {
+  fprintf(stderr, "nrt apply: %s%s: %s\n", err->code == NRT_ENOMEM ? "MemoryError: " : "",
+          run->args->input ? run->args->input : "<stdin>", err->message);
+  return err->code == NRT_ENOMEM ? CLI_ROW_ERROR : CLI_USAGE;
+}
+
+/* Reads, applies and writes batch after batch: the UDF is compiled for the first batch's
+ * column types; each batch's results are written before the next batch is read, so memory
+ * holds one batch's input and output at a time. */
+static int apply_stream(struct apply_run *run) {
+  const struct apply_args *a = run->args;
+  struct nrt_error err;
+  memset(&err, 0, sizeof err);
+  run->first_failed = -1;
+  struct nrt_io_read_options ro;
+  memset(&ro, 0, sizeof ro);
+  ro.format = run->in_fmt;
+  ro.columns = a->columns;
+  ro.n_columns = a->ncolumns;
+  ro.batch_rows = a->batch_rows;
+  ro.batch_bytes = (uint64_t)a->batch_bytes;
+  size_t ncols = a->ncolumns ? a->ncolumns : 1;
+  nrt_column *in[MAX_COLUMNS] = {0};
+  nrt_io_reader *reader = NULL;
+  nrt_io_writer *writer = NULL;
+  struct cli_progress *prog = NULL;
+  int status = CLI_OK;
+  int rc = a->input ? nrt_io_reader_open_path(a->input, &ro, &reader, &err)
+                    : nrt_io_reader_open_fd(0, &ro, &reader, &err);
+  double t0 = cli_now_ms();
+  if (rc == NRT_OK)
+    rc = nrt_io_reader_next(reader, in, &err);
+  run->read_ms += cli_now_ms() - t0;
+  if (rc) {
+    err.code = rc;
+    status = input_error(run, &err);
+    goto done;
+  }
+  status = compile_for(run, in, ncols);
+  if (status)
+    goto done;
+  struct nrt_io_write_options wo;
+  memset(&wo, 0, sizeof wo);
+  wo.format = run->out_fmt;
+  wo.column_name = run->out_fmt == NRT_IO_CSV ? "result" : NULL;
+  rc = nrt_io_writer_open(run->output ? nrt_io_output_fd(run->output) : 1, &wo, &writer, &err);
+  if (rc) {
+    fprintf(stderr, "nrt apply: %s%s\n", rc == NRT_ENOMEM ? "MemoryError: " : "", err.message);
+    status = rc == NRT_ENOMEM ? CLI_ROW_ERROR : CLI_USAGE;
+    goto done;
+  }
+  prog = cli_progress_start_bytes("applying", input_size(a->input));
+  while (in[0]) {
+    status = apply_batch(run, in, ncols, writer, &prog);
+    for (size_t i = 0; i < ncols; i++) {
+      nrt_col_release(in[i]);
+      in[i] = NULL;
+    }
+    if (status)
+      goto done;
+    struct nrt_io_read_info info;
+    nrt_io_reader_info(reader, &info);
+    cli_progress_bytes(prog, info.bytes);
+    t0 = cli_now_ms();
+    rc = nrt_io_reader_next(reader, in, &err);
+    run->read_ms += cli_now_ms() - t0;
+    if (rc) {
+      cli_progress_stop(prog);
+      prog = NULL;
+      err.code = rc;
+      status = input_error(run, &err);
+      goto done;
+    }
+  }
+  cli_progress_stop(prog);
+  prog = NULL;
+  t0 = cli_now_ms();
+  rc = nrt_io_writer_close(writer, &err);
+  writer = NULL;
+  if (rc == NRT_OK && run->output) {
+    rc = nrt_io_output_commit(run->output, &err);
+    run->output = NULL;
+  }
+  run->write_ms += cli_now_ms() - t0;
+  if (rc) {
+    fprintf(stderr, "nrt apply: %swriting %s: %s\n", rc == NRT_ENOMEM ? "MemoryError: " : "",
+            a->output ? a->output : "<stdout>", err.message);
+    status = rc == NRT_ENOMEM ? CLI_ROW_ERROR : CLI_USAGE;
+  }
+  if (status == CLI_OK && a->errors_null && run->failed_rows > 0 && a->stats)
+    fprintf(stderr, "nrt apply: %lld rows raised (first: row %lld); they are null\n",
+            (long long)run->failed_rows, (long long)run->first_failed + 1);
+done:
+  cli_progress_stop(prog); /* NULL unless an error left it running */
+  nrt_io_writer_close(writer, NULL);
+  nrt_io_output_discard(run->output); /* a failed run leaves -o PATH as it was */
+  run->output = NULL;
+  for (size_t i = 0; i < ncols; i++)
+    nrt_col_release(in[i]);
+  nrt_io_reader_free(reader);
+  return status;
+}
+
 int cli_apply(int argc, char **argv) {
   struct apply_args a;
   int st = parse_args(argc, argv, &a);
@@ -267,105 +484,28 @@ int cli_apply(int argc, char **argv) {
   if (a.max_row_bytes)
     nrt_str_set_max_bytes(a.max_row_bytes);
 
-  /* Input first: the UDF's parameter types are the columns' types. */
-  int status = CLI_OK;
-  nrt_column *in[MAX_COLUMNS] = {0};
-  size_t ncols = a.ncolumns ? a.ncolumns : 1;
-  struct nrt_io_read_options ro;
-  memset(&ro, 0, sizeof ro);
-  ro.format = in_fmt;
-  ro.columns = a.columns;
-  ro.n_columns = a.ncolumns;
-  struct nrt_io_read_info rinfo;
-  memset(&rinfo, 0, sizeof rinfo);
-  double t0 = cli_now_ms();
-  int rc = a.input ? nrt_io_read_path(a.input, &ro, in, &rinfo, &err)
-                   : nrt_io_read_fd(0, &ro, in, &rinfo, &err);
-  double read_ms = cli_now_ms() - t0;
-  nrt_udf *udf = NULL;
-  nrt_column *out = NULL;
-  struct nrt_exec_info xinfo;
-  memset(&xinfo, 0, sizeof xinfo);
-  double run_ms = 0, write_ms = 0;
-  if (rc) {
-    fprintf(stderr, "nrt apply: %s%s: %s\n", rc == NRT_ENOMEM ? "MemoryError: " : "",
-            a.input ? a.input : "<stdin>", err.message);
-    status = rc == NRT_ENOMEM ? CLI_ROW_ERROR : CLI_USAGE;
-    goto done;
+  struct apply_run run;
+  memset(&run, 0, sizeof run);
+  run.args = &a;
+  run.in_fmt = in_fmt;
+  run.out_fmt = out_fmt;
+  run.source = a.source ? a.source : src;
+  run.source_len = a.source ? strlen(a.source) : srclen;
+  run.output = output;
+  int status = apply_stream(&run);
+  if (a.stats && run.udf) {
+    fprintf(stderr, "rows: %lld\n", (long long)run.rows);
+    fprintf(stderr, "batches: %lld\n", (long long)run.batches);
+    fprintf(stderr, "threads: %d\n", run.threads);
+    fprintf(stderr, "failed_rows: %lld\n", (long long)run.failed_rows);
+    fprintf(stderr, "read_ms: %.3f\n", run.read_ms);
+    fprintf(stderr, "run_ms: %.3f\n", run.run_ms);
+    fprintf(stderr, "write_ms: %.3f\n", run.write_ms);
+    if (run.run_ms > 0)
+      fprintf(stderr, "rows_per_s: %.0f\n", (double)run.rows / (run.run_ms / 1000.0));
+    print_compile_stats(nrt_udf_info(run.udf));
   }
-  nrt_value_kind kinds[MAX_COLUMNS];
-  for (size_t i = 0; i < ncols; i++)
-    kinds[i] = kind_of_column(in[i]);
-  struct nrt_udf_options uo;
-  memset(&uo, 0, sizeof uo);
-  uo.file = a.udf_path ? a.udf_path : "<-e>";
-  uo.func = a.func;
-  uo.param_kinds = kinds;
-  uo.nparams = (int)ncols;
-  uo.emit_llvm = a.emit_llvm;
-  uo.emit_stream = stderr;
-  rc = nrt_udf_compile(a.source ? a.source : src, a.source ? strlen(a.source) : srclen, &uo,
-                       &udf, &err);
-  if (rc) {
-    fprintf(stderr, "%s%s\n", rc == NRT_ENOMEM ? "nrt apply: MemoryError: " : "", err.message);
-    status = rc == NRT_ENOMEM ? CLI_ROW_ERROR : CLI_USAGE;
-    goto done;
-  }
-  struct nrt_udf_apply_options ao;
-  memset(&ao, 0, sizeof ao);
-  ao.threads = a.threads;
-  ao.errors_as_null = a.errors_null;
-  t0 = cli_now_ms();
-  struct cli_progress *prog = cli_progress_start("applying", in[0]->length);
-  if (prog) {
-    ao.on_progress = cli_progress_update;
-    ao.progress_arg = prog;
-  }
-  rc = nrt_udf_apply(udf, in, ncols, &ao, &out, &xinfo, &err);
-  cli_progress_stop(prog);
-  run_ms = cli_now_ms() - t0;
-  if (rc) {
-    fprintf(stderr, "nrt apply: %s%s\n", err.message,
-            rc == NRT_ELIMIT ? " (a larger --max-row-bytes allows it)" : "");
-    status = rc == NRT_EINVAL ? CLI_USAGE : CLI_ROW_ERROR;
-    goto done;
-  }
-  if (a.errors_null && xinfo.failed_rows > 0 && a.stats)
-    fprintf(stderr, "nrt apply: %lld rows raised (first: row %lld); they are null\n",
-            (long long)xinfo.failed_rows, (long long)xinfo.error_row + 1);
-  struct nrt_io_write_options wo;
-  memset(&wo, 0, sizeof wo);
-  wo.format = out_fmt;
-  wo.column_name = out_fmt == NRT_IO_CSV ? "result" : NULL;
-  t0 = cli_now_ms();
-  rc = nrt_io_write_fd(output ? nrt_io_output_fd(output) : 1, out, &wo, &err);
-  if (rc == NRT_OK && output) {
-    rc = nrt_io_output_commit(output, &err);
-    output = NULL;
-  }
-  write_ms = cli_now_ms() - t0;
-  if (rc) {
-    fprintf(stderr, "nrt apply: %swriting %s: %s\n", rc == NRT_ENOMEM ? "MemoryError: " : "",
-            a.output ? a.output : "<stdout>", err.message);
-    status = rc == NRT_ENOMEM ? CLI_ROW_ERROR : CLI_USAGE;
-  }
-done:
-  nrt_io_output_discard(output); /* a failed run leaves -o PATH as it was */
-  if (a.stats && udf) {
-    fprintf(stderr, "rows: %lld\n", (long long)(in[0] ? in[0]->length : 0));
-    fprintf(stderr, "threads: %d\n", xinfo.threads);
-    fprintf(stderr, "failed_rows: %lld\n", (long long)xinfo.failed_rows);
-    fprintf(stderr, "read_ms: %.3f\n", read_ms);
-    fprintf(stderr, "run_ms: %.3f\n", run_ms);
-    fprintf(stderr, "write_ms: %.3f\n", write_ms);
-    if (run_ms > 0 && in[0])
-      fprintf(stderr, "rows_per_s: %.0f\n", (double)in[0]->length / (run_ms / 1000.0));
-    print_compile_stats(nrt_udf_info(udf));
-  }
-  nrt_col_release(out);
-  for (size_t i = 0; i < ncols; i++)
-    nrt_col_release(in[i]);
-  nrt_udf_free(udf);
+  nrt_udf_free(run.udf);
   free(src);
   if (a.stats)
     cli_print_runtime_stats();

@@ -25,6 +25,12 @@ struct cli_progress *cli_progress_start(const char *what, int64_t total);
 void cli_progress_update(void *arg, int64_t rows_done, int64_t rows);
 void cli_progress_stop(struct cli_progress *p);
 
+/* The same bar counting input bytes, with the rate: `total_bytes` the input's size (0 when
+ * unknown, such as a pipe: then no percentage). cli_progress_bytes reports the bytes done
+ * (p may be NULL). */
+struct cli_progress *cli_progress_start_bytes(const char *what, uint64_t total_bytes);
+void cli_progress_bytes(struct cli_progress *p, uint64_t bytes_done);
+
 /* Prints the runtime statistics as "name: value" lines on stderr. */
 void cli_print_runtime_stats(void);
 

@@ -1,6 +1,7 @@
 /* A progress bar on standard error: only on a terminal, only after a second; the apply reports
- * finished rows after each chunk (from its workers), a ticker thread draws the bar every
- * quarter second and clears it when the work ends. */
+ * finished rows after each chunk (from its workers), or a stream the input bytes done after
+ * each batch; a ticker thread draws the bar every quarter second (with the rate in bytes mode)
+ * and clears it when the work ends. */
 #define _POSIX_C_SOURCE 200809L /* isatty, clock_gettime */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -19,8 +20,9 @@ struct cli_progress {
   bool done;
   bool shown;
   const char *what;
-  int64_t total;
-  _Atomic int64_t rows_done;
+  int64_t total;  /* rows, or bytes (0: unknown, e.g. a pipe) */
+  bool bytes;
+  _Atomic int64_t rows_done; /* or bytes done */
   double start;
 };
 
@@ -33,6 +35,40 @@ void cli_progress_update(void *arg, int64_t rows_done, int64_t rows) {
   while (cur < rows_done && !atomic_compare_exchange_weak_explicit(&p->rows_done, &cur, rows_done,
                                                                    memory_order_relaxed,
                                                                    memory_order_relaxed)) {
+  }
+}
+
+void cli_progress_bytes(struct cli_progress *p, uint64_t bytes_done) {
+  if (p)
+    cli_progress_update(p, (int64_t)(bytes_done > INT64_MAX ? INT64_MAX : bytes_done), 0);
+}
+
+/* "12.3 MB" (decimal units, as rates are usually given). */
+static void human_bytes(char *buf, size_t size, double n) {
+  static const char *const units[] = {"B", "kB", "MB", "GB", "TB"};
+  int u = 0;
+  while (n >= 1000 && u < 4) {
+    n /= 1000;
+    u++;
+  }
+  snprintf(buf, size, u ? "%.1f %s" : "%.0f %s", n, units[u]);
+}
+
+static void draw_bytes(const struct cli_progress *p, char spin, int64_t done, double s) {
+  char d[24], t[24], r[24];
+  human_bytes(d, sizeof d, (double)done);
+  human_bytes(r, sizeof r, s > 0 ? (double)done / s : 0);
+  if (p->total > 0) {
+    int pct = (int)(done * 100 / p->total);
+    char bar[31];
+    for (int i = 0; i < 30; i++)
+      bar[i] = i < pct * 30 / 100 ? '#' : ' ';
+    bar[30] = 0;
+    human_bytes(t, sizeof t, (double)p->total);
+    fprintf(stderr, "\r%c %s [%s] %3d%% %s / %s, %s/s, %.1f s\033[K", spin, p->what, bar, pct,
+            d, t, r, s);
+  } else {
+    fprintf(stderr, "\r%c %s %s, %s/s, %.1f s\033[K", spin, p->what, d, r, s);
   }
 }
 
@@ -55,6 +91,12 @@ static void *run(void *arg) {
       break;
     double s = (cli_now_ms() - p->start) / 1000.0;
     int64_t done = atomic_load_explicit(&p->rows_done, memory_order_relaxed);
+    if (p->bytes) {
+      draw_bytes(p, spin[k++ & 3], done, s);
+      fflush(stderr);
+      p->shown = true;
+      continue;
+    }
     int pct = p->total > 0 ? (int)(done * 100 / p->total) : 0;
     char bar[31];
     for (int i = 0; i < 30; i++)
@@ -73,7 +115,7 @@ static void *run(void *arg) {
   return NULL;
 }
 
-struct cli_progress *cli_progress_start(const char *what, int64_t total) {
+static struct cli_progress *start(const char *what, int64_t total, bool bytes) {
   if (!isatty(2))
     return NULL;
   struct cli_progress *p = calloc(1, sizeof *p);
@@ -81,6 +123,7 @@ struct cli_progress *cli_progress_start(const char *what, int64_t total) {
     return NULL;
   p->what = what;
   p->total = total;
+  p->bytes = bytes;
   p->start = cli_now_ms();
   pthread_mutex_init(&p->lock, NULL);
   pthread_cond_init(&p->cond, NULL);
@@ -91,6 +134,14 @@ struct cli_progress *cli_progress_start(const char *what, int64_t total) {
     return NULL;
   }
   return p;
+}
+
+struct cli_progress *cli_progress_start(const char *what, int64_t total) {
+  return start(what, total, false);
+}
+
+struct cli_progress *cli_progress_start_bytes(const char *what, uint64_t total_bytes) {
+  return start(what, (int64_t)(total_bytes > INT64_MAX ? INT64_MAX : total_bytes), true);
 }
 
 void cli_progress_stop(struct cli_progress *p) {

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "io/read.h"
+#include "io/reader.h"
 
 int nrt_io_format_parse(const char *name, enum nrt_io_format *out, struct nrt_error *err) {
   static const struct {
@@ -32,77 +33,26 @@ const char *nrt_io_format_name(enum nrt_io_format format) {
   }
 }
 
-static int check_options(const struct nrt_io_read_options *o, enum nrt_io_format format,
-                         nrt_column **out, struct nrt_error *err) {
-  if (!out)
-    return nrt_error_set(err, NRT_EINVAL, "read: out is NULL");
-  if (format != NRT_IO_TEXT && format != NRT_IO_CSV && format != NRT_IO_JSONL)
-    return nrt_error_set(err, NRT_EINVAL, "read: unknown format %d", (int)format);
-  if (format == NRT_IO_TEXT && o->n_columns > 0)
-    return nrt_error_set(err, NRT_EINVAL, "read: the text format has no named columns");
-  if (o->n_columns > 0 && !o->columns)
-    return nrt_error_set(err, NRT_EINVAL, "read: n_columns without column names");
-  for (size_t i = 0; i < o->n_columns; i++)
-    if (!o->columns[i])
-      return nrt_error_set(err, NRT_EINVAL, "read: column name %zu is NULL", i);
-  if (o->string_type && !nrt_col_type_is_string(o->string_type))
-    return nrt_error_set(err, NRT_EINVAL, "read: string_type %s is not a string layout",
-                         nrt_col_type_name(o->string_type));
-  return NRT_OK;
-}
-
+/* The whole input as one batch without limits. */
 static int read_source(const struct io_source *src, const struct nrt_io_read_options *options,
                        nrt_column **out, struct nrt_io_read_info *info, struct nrt_error *err) {
-  static const struct nrt_io_read_options defaults = {0};
-  const struct nrt_io_read_options *o = options ? options : &defaults;
-  enum nrt_io_format format = o->format ? o->format : NRT_IO_TEXT;
-  size_t n_out = o->n_columns ? o->n_columns : 1;
+  size_t n_out = options && options->n_columns ? options->n_columns : 1;
   if (info)
     memset(info, 0, sizeof *info);
-  for (size_t i = 0; out && i < n_out; i++)
+  if (!out)
+    return nrt_error_set(err, NRT_EINVAL, "read: out is NULL");
+  for (size_t i = 0; i < n_out; i++)
     out[i] = NULL;
-  int rc = check_options(o, format, out, err);
+  nrt_io_reader *r;
+  int rc = io_reader_open(src, options, true, &r, err);
   if (rc)
     return rc;
-  size_t sinks_size = n_out * sizeof(struct io_sink);
-  struct io_sink *sinks = nrt_allocate(sinks_size, err);
-  if (!sinks)
-    return NRT_ENOMEM;
-  for (size_t i = 0; i < n_out; i++)
-    io_sink_init(&sinks[i], format != NRT_IO_JSONL, o->string_type);
-
-  struct io_lines lines;
-  io_lines_init(&lines, src);
-  int64_t rows = 0;
-  if (format == NRT_IO_TEXT)
-    rc = io_read_text(&lines, sinks, &rows, err);
-  else if (format == NRT_IO_CSV)
-    rc = io_read_csv(&lines, o->columns, o->n_columns, sinks, &rows, err);
-  else
-    rc = io_read_jsonl(&lines, o->columns, o->n_columns, sinks, &rows, err);
-  if (info) {
-    info->rows = rows;
-    info->lines = lines.line;
-    info->bytes = lines.consumed;
-  }
-  io_lines_free(&lines);
-
-  for (size_t i = 0; i < n_out; i++) {
-    if (rc == NRT_OK)
-      rc = io_sink_finish(&sinks[i], &out[i], err);
-    else
-      io_sink_free(&sinks[i]);
-  }
-  if (rc) {
-    for (size_t i = 0; i < n_out; i++) {
-      nrt_col_release(out[i]);
-      out[i] = NULL;
-    }
-  }
-  nrt_free(sinks, sinks_size);
+  rc = nrt_io_reader_next(r, out, err);
+  if (info)
+    nrt_io_reader_info(r, info);
+  nrt_io_reader_free(r);
   return rc;
 }
-
 int nrt_io_read_stream(FILE *file, const struct nrt_io_read_options *options, nrt_column **out,
                        struct nrt_io_read_info *info, struct nrt_error *err) {
   if (!file)

@@ -45,11 +45,13 @@ static int csv_no_space(unsigned char c) {
   return 0;
 }
 
-struct csv_reader {
+struct io_csv {
   struct io_lines *l;
+  struct csv_parser parser;
+  int in_quotes;      /* the lines fed so far end inside a quoted field */
+  struct io_batch *batch; /* the batch being read */
   const char *const *names;
   size_t n_names;     /* requested names (0: the only column) */
-  int64_t *selected;  /* per sink: the header field it reads, -1 until found */
   struct io_sink *sinks;
   size_t n_sinks;
   int in_header;
@@ -60,9 +62,10 @@ struct csv_reader {
   int64_t rows;
   int rc;             /* first error from a callback */
   struct nrt_error *err;
+  int64_t selected[]; /* per sink: the header field it reads, -1 until found */
 };
 
-static void add_header_name(struct csv_reader *r, const char *name, size_t len) {
+static void add_header_name(struct io_csv *r, const char *name, size_t len) {
   size_t used = strlen(r->header_text);
   int n = snprintf(r->header_text + used, sizeof r->header_text - used, "%s%.*s",
                    r->n_header ? ", " : "", (int)(len > 40 ? 40 : len), name);
@@ -70,7 +73,7 @@ static void add_header_name(struct csv_reader *r, const char *name, size_t len) 
     memcpy(r->header_text + sizeof r->header_text - 4, "...", 4);
 }
 
-static void header_field(struct csv_reader *r, const char *name, size_t len) {
+static void header_field(struct io_csv *r, const char *name, size_t len) {
   for (size_t i = 0; i < r->n_names; i++) {
     if (strlen(r->names[i]) != len || memcmp(r->names[i], name, len) != 0)
       continue;
@@ -86,7 +89,7 @@ static void header_field(struct csv_reader *r, const char *name, size_t len) {
 }
 
 static void on_field(void *field, size_t len, void *data) {
-  struct csv_reader *r = data;
+  struct io_csv *r = data;
   if (r->rc)
     return;
   if (r->in_header) {
@@ -106,7 +109,7 @@ static void on_field(void *field, size_t len, void *data) {
   r->field++;
 }
 
-static void resolve_header(struct csv_reader *r) {
+static void resolve_header(struct io_csv *r) {
   if (r->n_names == 0) {
     if (r->n_header != 1) {
       r->rc = io_error_at(r->err, NRT_EPARSE, r->rec_line, r->rec_offset,
@@ -128,7 +131,7 @@ static void resolve_header(struct csv_reader *r) {
 
 static void on_record(int c, void *data) {
   (void)c;
-  struct csv_reader *r = data;
+  struct io_csv *r = data;
   if (r->rc)
     return;
   if (r->in_header) {
@@ -140,12 +143,32 @@ static void on_record(int c, void *data) {
                         r->field == 1 ? "" : "s", r->n_header);
   } else {
     r->rows++;
+    r->batch->rows++;
   }
   r->field = 0;
 }
 
+/* The end of the input: the last record without its "\n", the header's presence. */
+static int finish_input(struct io_csv *r, struct io_batch *b) {
+  struct csv_parser *p = &r->parser;
+  b->at_end = 1;
+  if (csv_fini(p, on_field, on_record, r) != 0) {
+    if (csv_alloc_refused || csv_error(p) == CSV_ENOMEM)
+      return nrt_error_set(r->err, NRT_ENOMEM, "out of memory parsing CSV");
+    return io_error_at(r->err, NRT_EPARSE, r->rec_line, r->rec_offset,
+                       "unterminated quoted field in the record starting here");
+  }
+  if (csv_alloc_refused)
+    return nrt_error_set(r->err, NRT_ENOMEM, "out of memory parsing CSV");
+  if (r->rc)
+    return r->rc;
+  if (r->in_header)
+    return io_error_at(r->err, NRT_EPARSE, 1, 0, "empty input: the CSV header is missing");
+  return NRT_OK;
+}
+
 /* Feeds bytes to libcsv and turns its failure into an error at the byte it stopped on. */
-static int feed(struct csv_reader *r, struct csv_parser *p, const char *s, size_t len,
+static int feed(struct io_csv *r, struct csv_parser *p, const char *s, size_t len,
                 uint64_t offset) {
   csv_set_blk_size(p, csv_get_buffer_size(p) > 4096 ? csv_get_buffer_size(p) : 4096);
   size_t done = csv_parse(p, s, len, on_field, on_record, r);
@@ -163,10 +186,12 @@ static int feed(struct csv_reader *r, struct csv_parser *p, const char *s, size_
   return NRT_OK;
 }
 
-static int parse_lines(struct csv_reader *r, struct csv_parser *p) {
+static int parse_lines(struct io_csv *r, struct io_batch *b) {
   struct io_lines *l = r->l;
-  int in_quotes = 0;
-  for (;;) {
+  struct csv_parser *p = &r->parser;
+  /* A batch ends only between records: after a line that ends outside quotes (libcsv has then
+   * seen the record's "\n" and reported it). */
+  while (r->in_quotes || r->field != 0 || r->in_header || !io_batch_full(b, l)) {
     const char *line;
     size_t len;
     int terminated;
@@ -174,8 +199,8 @@ static int parse_lines(struct csv_reader *r, struct csv_parser *p) {
     if (rc)
       return rc;
     if (!line)
-      break;
-    int at_record_start = !in_quotes && r->field == 0;
+      return finish_input(r, b);
+    int at_record_start = !r->in_quotes && r->field == 0;
     if (at_record_start) {
       r->rec_line = l->line;
       r->rec_offset = l->offset;
@@ -189,7 +214,7 @@ static int parse_lines(struct csv_reader *r, struct csv_parser *p) {
       continue;
     }
     for (size_t i = 0; i < len; i++)
-      in_quotes ^= line[i] == '"';
+      r->in_quotes ^= line[i] == '"';
     size_t total = len + (size_t)terminated; /* the "\n" follows the line in the buffer */
     for (size_t at = 0; at < total; at += CSV_PIECE) {
       size_t n = total - at < CSV_PIECE ? total - at : CSV_PIECE;
@@ -198,47 +223,53 @@ static int parse_lines(struct csv_reader *r, struct csv_parser *p) {
         return rc;
     }
   }
-  if (csv_fini(p, on_field, on_record, r) != 0) {
-    if (csv_alloc_refused || csv_error(p) == CSV_ENOMEM)
-      return nrt_error_set(r->err, NRT_ENOMEM, "out of memory parsing CSV");
-    return io_error_at(r->err, NRT_EPARSE, r->rec_line, r->rec_offset,
-                       "unterminated quoted field in the record starting here");
-  }
-  if (csv_alloc_refused)
-    return nrt_error_set(r->err, NRT_ENOMEM, "out of memory parsing CSV");
-  if (r->rc)
-    return r->rc;
-  if (r->in_header)
-    return io_error_at(r->err, NRT_EPARSE, 1, 0, "empty input: the CSV header is missing");
   return NRT_OK;
 }
 
-int io_read_csv(struct io_lines *l, const char *const *names, size_t n_names,
-                struct io_sink *sinks, int64_t *rows, struct nrt_error *err) {
+int io_csv_new(struct io_lines *l, const char *const *names, size_t n_names,
+               struct io_csv **out, struct nrt_error *err) {
+  *out = NULL;
   size_t n_sinks = n_names ? n_names : 1;
-  size_t selected_size = n_sinks * sizeof(int64_t);
-  int64_t *selected = nrt_allocate(selected_size, err);
-  if (!selected)
+  size_t size = sizeof(struct io_csv) + n_sinks * sizeof(int64_t);
+  struct io_csv *r = nrt_allocate(size, err);
+  if (!r)
     return NRT_ENOMEM;
+  memset(r, 0, size);
+  r->l = l;
+  r->names = names;
+  r->n_names = n_names;
+  r->n_sinks = n_sinks;
+  r->in_header = 1;
+  r->rec_line = 1;
   for (size_t i = 0; i < n_sinks; i++)
-    selected[i] = -1;
-  struct csv_reader r = {.l = l, .names = names, .n_names = n_names, .selected = selected,
-                         .sinks = sinks, .n_sinks = n_sinks, .in_header = 1, .rec_line = 1,
-                         .err = err};
-  struct csv_parser p;
-  int rc;
-  if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_EMPTY_IS_NULL) != 0) {
-    rc = nrt_error_set(err, NRT_ENOMEM, "out of memory starting the CSV parser");
-  } else {
-    csv_set_realloc_func(&p, csv_mem_realloc);
-    csv_set_free_func(&p, csv_mem_free);
-    csv_set_space_func(&p, csv_no_space);
-    csv_alloc_refused = 0;
-    rc = parse_lines(&r, &p);
-    csv_free(&p);
-    csv_alloc_refused = 0;
+    r->selected[i] = -1;
+  if (csv_init(&r->parser, CSV_STRICT | CSV_STRICT_FINI | CSV_EMPTY_IS_NULL) != 0) {
+    nrt_free(r, size);
+    return nrt_error_set(err, NRT_ENOMEM, "out of memory starting the CSV parser");
   }
-  nrt_free(selected, selected_size);
-  *rows = r.rows;
+  csv_set_realloc_func(&r->parser, csv_mem_realloc);
+  csv_set_free_func(&r->parser, csv_mem_free);
+  csv_set_space_func(&r->parser, csv_no_space);
+  *out = r;
+  return NRT_OK;
+}
+
+int io_csv_read(struct io_csv *r, struct io_sink *sinks, struct io_batch *b,
+                struct nrt_error *err) {
+  r->sinks = sinks;
+  r->batch = b;
+  r->err = err;
+  csv_alloc_refused = 0;
+  int rc = parse_lines(r, b);
+  csv_alloc_refused = 0;
+  r->sinks = NULL;
+  r->batch = NULL;
   return rc;
+}
+
+void io_csv_free(struct io_csv *r) {
+  if (!r)
+    return;
+  csv_free(&r->parser);
+  nrt_free(r, sizeof(struct io_csv) + r->n_sinks * sizeof(int64_t));
 }

@@ -42,8 +42,9 @@ static int put_value(struct io_lines *l, struct io_sink *s, const json_t *v, con
   }
   if (rc == NRT_ETYPE)
     return io_error_at(err, NRT_EPARSE, l->line, l->offset,
-                       "%s: found %s in a column of %s", what, json_type_text(v),
-                       io_kind_name(s->kind));
+                       "%s: found %s in a column of %s%s", what, json_type_text(v),
+                       io_kind_name(s->kind),
+                       s->fixed ? " (the stream's first batch fixed the column's type)" : "");
   return rc;
 }
 
@@ -89,21 +90,24 @@ static int read_line(struct io_lines *l, const char *line, size_t len, const cha
 }
 
 int io_read_jsonl(struct io_lines *l, const char *const *names, size_t n_names,
-                  struct io_sink *sinks, int64_t *rows, struct nrt_error *err) {
-  for (;;) {
+                  struct io_sink *sinks, struct io_batch *b, struct nrt_error *err) {
+  while (!io_batch_full(b, l)) {
     const char *line;
     size_t len;
     int terminated;
     int rc = io_lines_next(l, &line, &len, &terminated, err);
     if (rc)
       return rc;
-    if (!line)
+    if (!line) {
+      b->at_end = 1;
       return NRT_OK;
+    }
     if (blank(line, len))
       continue;
     rc = read_line(l, line, len, names, n_names, sinks, err);
     if (rc)
       return rc;
-    (*rows)++;
+    b->rows++;
   }
+  return NRT_OK;
 }

@@ -13,6 +13,12 @@ void io_sink_init(struct io_sink *s, bool strings_only, enum nrt_col_type string
     s->kind = IO_STR;
 }
 
+void io_sink_init_fixed(struct io_sink *s, enum io_kind kind, enum nrt_col_type string_type) {
+  io_sink_init(s, false, string_type);
+  s->kind = kind == IO_NONE ? IO_STR : kind;
+  s->fixed = true;
+}
+
 const char *io_kind_name(enum io_kind kind) {
   switch (kind) {
   case IO_STR: return "strings";
@@ -134,6 +140,8 @@ static int promote_to_real(struct io_sink *s, struct nrt_error *err) {
 }
 
 int io_sink_real(struct io_sink *s, double v, struct nrt_error *err) {
+  if (s->kind == IO_INT && s->fixed)
+    return NRT_ETYPE;
   if (s->kind == IO_INT && s->b) {
     int rc = promote_to_real(s, err);
     if (rc)

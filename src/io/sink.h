@@ -16,6 +16,8 @@ enum io_kind { IO_NONE = 0, IO_STR, IO_INT, IO_REAL, IO_BOOL };
 struct io_sink {
   enum io_kind kind;            /* IO_NONE until the first non-null value */
   bool strings_only;            /* text and csv: IO_STR from the start */
+  bool fixed;                   /* the kind is set (a later batch of a stream): a value of
+                                 * another kind, a real among integers included, is NRT_ETYPE */
   enum nrt_col_type string_type;
   nrt_col_builder *b;           /* the builder of the current segment, NULL while IO_NONE */
   int64_t pending_nulls;        /* nulls seen while IO_NONE */
@@ -26,6 +28,10 @@ struct io_sink {
 
 /* Sets up an empty sink. No allocation. */
 void io_sink_init(struct io_sink *s, bool strings_only, enum nrt_col_type string_type);
+
+/* Sets up an empty sink whose kind is fixed to `kind` (IO_NONE: strings), so every batch of a
+ * stream has the first batch's column types. No allocation. */
+void io_sink_init_fixed(struct io_sink *s, enum io_kind kind, enum nrt_col_type string_type);
 
 /* Appends one value. Returns NRT_OK, NRT_ENOMEM, NRT_ERANGE, or NRT_ETYPE when the value's
  * type does not fit the column's (the caller words that error with its position). */

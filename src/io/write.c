@@ -1,4 +1,5 @@
-/* The writers (formats in nrt/io.h): one column, through a 64 KiB buffer. */
+/* The writers (formats in nrt/io.h): one column, or a column in batches, through a 64 KiB
+ * buffer. */
 #define _POSIX_C_SOURCE 200809L /* open, write */
 #include "nrt/io.h"
 #include "nrt/io_output.h"
@@ -257,10 +258,21 @@ static int64_t first_multiline_row(const nrt_column *col, bool *ends_cr) {
     return -1;
   if (col->length == 0)
     return -1;
-  if (col->type != NRT_COL_UTF8_VIEW) {
-    nrt_str first = nrt_col_str(col, 0), last = nrt_col_str(col, col->length - 1);
-    size_t span = (size_t)(last.data + last.len - first.data);
-    if (!memchr(first.data, '\n', span) && !memchr(first.data, '\r', span))
+  if (col->type != NRT_COL_UTF8_VIEW) { /* the rows' bytes, from the offsets (a null row's
+                                           * nrt_col_str points elsewhere) */
+    int64_t from, to;
+    if (col->type == NRT_COL_UTF8) {
+      const int32_t *o = (const int32_t *)col->values.data + col->offset;
+      from = o[0];
+      to = o[col->length];
+    } else {
+      const int64_t *o = (const int64_t *)col->values.data + col->offset;
+      from = o[0];
+      to = o[col->length];
+    }
+    const char *first = (const char *)col->data.data + from;
+    size_t span = (size_t)(to - from);
+    if (span == 0 || (!memchr(first, '\n', span) && !memchr(first, '\r', span)))
       return -1;
   }
   for (int64_t i = 0; i < col->length; i++) {
@@ -274,32 +286,59 @@ static int64_t first_multiline_row(const nrt_column *col, bool *ends_cr) {
   return -1;
 }
 
-static int write_column(struct io_out *o, const nrt_column *col,
-                        const struct nrt_io_write_options *options) {
+/* A writer: the output, its format, the rows written so far (batches number on). */
+struct nrt_io_writer {
+  struct io_out o;
+  enum nrt_io_format format;
+  const char *name; /* the options' column name (borrowed) */
+  int64_t rows;
+  bool header_done;
+  int refused; /* a batch refused before any of its rows was written (sticky; the rows of
+                * earlier batches are still flushed) */
+};
+
+static int writer_init(struct nrt_io_writer *w, const struct nrt_io_write_options *options,
+                       struct nrt_error *err) {
   static const struct nrt_io_write_options defaults = {0};
   const struct nrt_io_write_options *opt = options ? options : &defaults;
-  enum nrt_io_format format = opt->format ? opt->format : NRT_IO_TEXT;
-  if (!col)
-    return nrt_error_set(o->err, NRT_EINVAL, "write: column is NULL");
-  if (format != NRT_IO_TEXT && format != NRT_IO_CSV && format != NRT_IO_JSONL)
-    return nrt_error_set(o->err, NRT_EINVAL, "write: unknown format %d", (int)format);
-  bool ends_cr = false;
-  int64_t bad = format == NRT_IO_TEXT ? first_multiline_row(col, &ends_cr) : -1;
-  if (bad >= 0) /* refused before anything is written */
-    return nrt_error_set(o->err, NRT_EINVAL,
-                         "row %lld: the value %s, which text output (one row per line) cannot "
-                         "write; use csv or jsonl",
-                         (long long)bad + 1,
-                         ends_cr ? "ends with a carriage return" : "holds a line break");
-  o->buf = nrt_allocate(IO_WRITE_BLOCK, o->err);
-  if (!o->buf)
-    return NRT_ENOMEM;
-  const char *name = opt->column_name;
-  if (format == NRT_IO_CSV) {
-    const char *header = name ? name : "value";
-    put_csv_string(o, header, strlen(header));
-    out_char(o, '\n');
+  w->format = opt->format ? opt->format : NRT_IO_TEXT;
+  w->name = opt->column_name;
+  if (w->format != NRT_IO_TEXT && w->format != NRT_IO_CSV && w->format != NRT_IO_JSONL)
+    return nrt_error_set(err, NRT_EINVAL, "write: unknown format %d", (int)w->format);
+  w->o.buf = nrt_allocate(IO_WRITE_BLOCK, err);
+  return w->o.buf ? NRT_OK : NRT_ENOMEM;
+}
+
+static void put_header(struct nrt_io_writer *w) {
+  if (w->header_done)
+    return;
+  w->header_done = true;
+  if (w->format == NRT_IO_CSV) {
+    const char *header = w->name ? w->name : "value";
+    put_csv_string(&w->o, header, strlen(header));
+    out_char(&w->o, '\n');
   }
+}
+
+static int writer_rows(struct nrt_io_writer *w, const nrt_column *col, struct nrt_error *err) {
+  struct io_out *o = &w->o;
+  o->err = err;
+  if (o->rc || w->refused)
+    return nrt_error_set(err, o->rc ? o->rc : w->refused, "write: an earlier batch failed");
+  if (!col)
+    return nrt_error_set(err, NRT_EINVAL, "write: column is NULL");
+  bool ends_cr = false;
+  int64_t bad = w->format == NRT_IO_TEXT ? first_multiline_row(col, &ends_cr) : -1;
+  if (bad >= 0) /* refused before any row of the batch is written */
+    return w->refused = nrt_error_set(
+               err, NRT_EINVAL,
+               "row %lld: the value %s, which text output (one row per line) cannot write; use "
+               "csv or jsonl",
+               (long long)(w->rows + bad + 1),
+               ends_cr ? "ends with a carriage return" : "holds a line break");
+  put_header(w);
+  enum nrt_io_format format = w->format;
+  const char *name = w->name;
   for (int64_t i = 0; i < col->length && o->rc == NRT_OK; i++) {
     if (format == NRT_IO_JSONL && name) {
       out_char(o, '{');
@@ -312,12 +351,73 @@ static int write_column(struct io_out *o, const nrt_column *col,
     }
     out_char(o, '\n');
   }
-  out_flush(o);
+  w->rows += col->length;
+  return o->rc;
+}
+
+/* Flushes (unless an error came first) and frees the buffers; the writer's first error. */
+static int writer_finish(struct nrt_io_writer *w, struct nrt_error *err) {
+  struct io_out *o = &w->o;
+  o->err = err;
+  if (o->rc == NRT_OK) {
+    put_header(w);
+    out_flush(o);
+  }
   nrt_free(o->buf, IO_WRITE_BLOCK);
   o->buf = NULL;
   nrt_free(o->scratch, o->scratch_cap);
   o->scratch = NULL;
-  return o->rc;
+  return o->rc ? o->rc : w->refused;
+}
+
+static int write_column(struct io_out *o, const nrt_column *col,
+                        const struct nrt_io_write_options *options) {
+  struct nrt_io_writer w = {.o = *o};
+  int rc = writer_init(&w, options, o->err);
+  if (rc)
+    return rc;
+  if (!col) {
+    writer_finish(&w, o->err);
+    return nrt_error_set(o->err, NRT_EINVAL, "write: column is NULL");
+  }
+  rc = writer_rows(&w, col, o->err);
+  int frc = writer_finish(&w, o->err);
+  return rc ? rc : frc;
+}
+
+int nrt_io_writer_open(int fd, const struct nrt_io_write_options *options, nrt_io_writer **out,
+                       struct nrt_error *err) {
+  if (!out)
+    return nrt_error_set(err, NRT_EINVAL, "write: out is NULL");
+  *out = NULL;
+  if (fd < 0)
+    return nrt_error_set(err, NRT_EINVAL, "write: bad file descriptor %d", fd);
+  nrt_io_writer *w = nrt_allocate(sizeof *w, err);
+  if (!w)
+    return NRT_ENOMEM;
+  memset(w, 0, sizeof *w);
+  w->o.fd = fd;
+  int rc = writer_init(w, options, err);
+  if (rc) {
+    nrt_free(w, sizeof *w);
+    return rc;
+  }
+  *out = w;
+  return NRT_OK;
+}
+
+int nrt_io_writer_write(nrt_io_writer *w, const nrt_column *col, struct nrt_error *err) {
+  if (!w)
+    return nrt_error_set(err, NRT_EINVAL, "write: the writer is NULL");
+  return writer_rows(w, col, err);
+}
+
+int nrt_io_writer_close(nrt_io_writer *w, struct nrt_error *err) {
+  if (!w)
+    return NRT_OK;
+  int rc = writer_finish(w, err);
+  nrt_free(w, sizeof *w);
+  return rc;
 }
 
 int nrt_io_write_stream(FILE *file, const nrt_column *col,
