@@ -136,8 +136,17 @@ static bool fast_decimal(const char *s, int64_t len, int base, int64_t *out) {
 }
 
 static int invalid_literal(const char *s, int64_t len, int base, struct nrt_error *err) {
-  char prefix[64];
-  snprintf(prefix, sizeof prefix, "invalid literal for int() with base %d: ", base);
+  /* The base (0 to 36) by hand: snprintf's cost would be most of a failing row's. */
+  static const char head[] = "invalid literal for int() with base ";
+  char prefix[sizeof head + 4];
+  size_t n = sizeof head - 1;
+  memcpy(prefix, head, n);
+  if (base >= 10)
+    prefix[n++] = (char)('0' + base / 10);
+  prefix[n++] = (char)('0' + base % 10);
+  prefix[n++] = ':';
+  prefix[n++] = ' ';
+  prefix[n] = '\0';
   return nrt_conv_error_repr(err, NRT_EVALUE, prefix, s, len, 200);
 }
 

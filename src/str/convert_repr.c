@@ -90,6 +90,27 @@ void nrt_conv_repr(const char *s, int64_t len, int64_t max_chars, char *buf, siz
     return;
   chars++;
   for (int64_t i = 0; i < len;) {
+    /* A run of printable ASCII other than the quote and '\\' is itself: copied at once, as
+     * far as the character limit and the buffer allow (one by one, the same bytes). */
+    int64_t run = 0;
+    for (unsigned char c; i + run < len && (c = (unsigned char)s[i + run]) >= 0x20 && c < 0x7f &&
+                          c != (unsigned char)quote && c != '\\';)
+      run++;
+    if (run) {
+      int64_t take = run;
+      if (max_chars >= 0 && take > max_chars - chars)
+        take = max_chars - chars;
+      if (*pos + 1 >= cap)
+        return;
+      if ((size_t)take > cap - *pos - 1)
+        take = (int64_t)(cap - *pos - 1);
+      put(buf, cap, pos, s + i, (size_t)take);
+      chars += take;
+      i += take;
+      if (take < run)
+        return;
+      continue;
+    }
     int k;
     uint32_t ch = nrt_u8_dec(s + i, &k);
     i += k;
@@ -114,10 +135,12 @@ int nrt_conv_error_repr(struct nrt_error *err, int code, const char *prefix, con
                         int64_t len, int64_t max_chars) {
   if (!err)
     return code;
-  char msg[NRT_ERROR_MESSAGE_SIZE];
+  /* Written in place, without printf: with errors as null, a column of unparsable rows
+   * makes one of these per row. */
   size_t pos = 0;
-  msg[0] = '\0';
-  put(msg, sizeof msg, &pos, prefix, strlen(prefix));
-  nrt_conv_repr(s ? s : "", len, max_chars, msg, sizeof msg, &pos);
-  return nrt_error_set(err, code, "%s", msg);
+  err->code = code;
+  err->message[0] = '\0';
+  put(err->message, sizeof err->message, &pos, prefix, strlen(prefix));
+  nrt_conv_repr(s ? s : "", len, max_chars, err->message, sizeof err->message, &pos);
+  return code;
 }
