@@ -83,8 +83,41 @@ static LLVMValueRef matches(cg *c, LLVMValueRef status, uint32_t catches) {
   return any;
 }
 
-/* One except clause: binds its name, runs its body, unbinds the name. */
+static bool has_bare_raise(const udf_block *b);
+
+static bool stmt_has_bare_raise(const udf_stmt *s) {
+  switch (s->kind) {
+  case UDF_S_RAISE: return s->u.raise.exc == NULL;
+  case UDF_S_IF: return has_bare_raise(&s->u.if_.body) || has_bare_raise(&s->u.if_.orelse);
+  case UDF_S_WHILE:
+    return has_bare_raise(&s->u.while_.body) || has_bare_raise(&s->u.while_.orelse);
+  case UDF_S_FOR: return has_bare_raise(&s->u.for_.body) || has_bare_raise(&s->u.for_.orelse);
+  case UDF_S_TRY:
+    for (int k = 0; k < s->u.try_.nhandlers; k++)
+      if (has_bare_raise(&s->u.try_.handlers[k]->body))
+        return true;
+    return has_bare_raise(&s->u.try_.body) || has_bare_raise(&s->u.try_.orelse) ||
+           has_bare_raise(&s->u.try_.finalbody);
+  default: return false;
+  }
+}
+
+static bool has_bare_raise(const udf_block *b) {
+  for (int i = 0; i < b->n; i++)
+    if (stmt_has_bare_raise(b->items[i]))
+      return true;
+  return false;
+}
+
+/* One except clause: binds its name, runs its body, unbinds the name. The exception is saved
+ * only where something reads it again (the name, a bare raise): else err is just cleared. */
 static void emit_handler(cg *c, const udf_handler *h, LLVMValueRef status) {
+  if (!h->name && !has_bare_raise(&h->body)) {
+    LLVMValueRef args[2] = {c->err, cg_null(c)};
+    cg_call(c, "nrt_udf_rt_exc_save", "v:pp", args, 2);
+    cg_stmts(c, &h->body);
+    return;
+  }
   cg_exc x = save_exception(c, status);
   if (h->name) {
     LLVMValueRef arg = LLVMBuildBitCast(c->b, x.msg, c->ptr, "");
@@ -145,7 +178,13 @@ void cg_try_stmt(cg *c, const udf_stmt *s) {
     cg_at(c, fin_land);
     LLVMValueRef status = LLVMBuildLoad2(c->b, c->i32, c->status_slot, "exc");
     cg_exc x = save_exception(c, status);
+    if (c->nexc >= CG_MAX_TRIES) {
+      cg_fail(c, "except clauses nested deeper than %d", CG_MAX_TRIES);
+      return;
+    }
+    c->excs[c->nexc++] = x; /* a bare raise in it raises the pending exception, as in Python */
     cg_stmts(c, &s->u.try_.finalbody);
+    c->nexc--;
     if (cg_open(c))
       reraise(c, &x);
     if (cg_open(c))

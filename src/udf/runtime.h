@@ -27,7 +27,7 @@ int32_t nrt_udf_rt_raise(struct nrt_error *err, int32_t code, const char *msg);
 /* raise E(msg): sets err to (code, msg) and returns code. */
 int32_t nrt_udf_rt_raise_str(struct nrt_error *err, int32_t code, const nrt_str *msg);
 /* An except clause or finally block starts: copies err's message into buf
- * (NRT_ERROR_MESSAGE_SIZE bytes) and clears err. */
+ * (NRT_ERROR_MESSAGE_SIZE bytes; NULL: not kept) and clears err. */
 void nrt_udf_rt_exc_save(struct nrt_error *err, char *buf);
 /* Raises a saved exception again: sets err to (code, buf) and returns code. */
 int32_t nrt_udf_rt_exc_restore(struct nrt_error *err, int32_t code, const char *buf);

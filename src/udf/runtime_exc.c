@@ -9,9 +9,14 @@ int32_t nrt_udf_rt_raise_str(struct nrt_error *err, int32_t code, const nrt_str 
 }
 
 void nrt_udf_rt_exc_save(struct nrt_error *err, char *buf) {
-  memcpy(buf, err->message, NRT_ERROR_MESSAGE_SIZE);
-  buf[NRT_ERROR_MESSAGE_SIZE - 1] = '\0';
-  nrt_error_clear(err);
+  if (buf) {
+    const char *end = memchr(err->message, '\0', NRT_ERROR_MESSAGE_SIZE - 1);
+    size_t n = end ? (size_t)(end - err->message) : NRT_ERROR_MESSAGE_SIZE - 1;
+    memcpy(buf, err->message, n);
+    buf[n] = '\0';
+  }
+  err->code = 0;
+  err->message[0] = '\0';
 }
 
 int32_t nrt_udf_rt_exc_restore(struct nrt_error *err, int32_t code, const char *buf) {

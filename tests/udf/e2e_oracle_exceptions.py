@@ -202,6 +202,101 @@ case("""def f(s):
     finally:
         pass
 """, rows=SMALL, name="temporaries live at the raise are released (write form)")
+case("""def f(s):
+    try:
+        int(s)
+    except ValueError:
+        try:
+            s[10]
+        finally:
+            raise
+    return 'ok'
+""", rows=ROWS, name="a bare raise in finally raises the pending exception, else the handled one")
+
+# --- random programs: nested try/except/else/finally, raise and re-raise, inside loops with
+# break and continue, returns from anywhere (a grammar, seeded: the same programs every run)
+class Gen:
+    CLASSES = ["ValueError", "IndexError", "ZeroDivisionError", "ArithmeticError",
+               "LookupError", "Exception", "(ValueError, IndexError)", "TypeError",
+               "(ZeroDivisionError, ValueError)"]
+    RAISING = ["int(c)", "int(s)", "s[n % 7]", "10 // (n % 3)", "s.index('a')", "int(out[-1:])"]
+
+    def __init__(self, rng):
+        self.rng = rng
+
+    def str_expr(self, exc):
+        r = self.rng.random()
+        if exc and r < 0.25:
+            return "str(%s)[:12]" % exc
+        if r < 0.45:
+            return "str(%s)" % self.rng.choice(self.RAISING)
+        if r < 0.6:
+            return "c.upper()"
+        return repr(self.rng.choice(["a", "-", "é", "漢", "|"]))
+
+    def block(self, ind, depth, loop, exc, in_except):
+        out = []
+        for _ in range(self.rng.randint(1, 3)):
+            out += self.stmt(ind, depth, loop, exc, in_except)
+        return out
+
+    def stmt(self, ind, depth, loop, exc, in_except):
+        sp = "    " * ind
+        r = self.rng.random()
+        if depth < 3 and r < 0.3:
+            return self.try_stmt(ind, depth, loop, exc, in_except)
+        if depth < 3 and r < 0.38 and not loop:
+            return [sp + "for c in s[:4]:"] + self.block(ind + 1, depth + 1, True, exc, in_except)
+        if depth < 3 and r < 0.46:
+            return [sp + "if %s:" % self.rng.choice(["n % 2", "c in 'aeiou1'", "len(out) > 6"])] \
+                + self.block(ind + 1, depth + 1, loop, exc, in_except) + [sp + "else:"] \
+                + self.block(ind + 1, depth + 1, loop, exc, in_except)
+        if loop and r < 0.52:
+            return [sp + self.rng.choice(["break", "continue"])]
+        if r < 0.57:
+            return [sp + "return out + '%s' + str(n)" % self.rng.choice("RrQ")]
+        if r < 0.63:
+            return [sp + "raise %s(%s)" % (self.rng.choice(["ValueError", "IndexError",
+                                                              "ZeroDivisionError", "TypeError"]),
+                                            self.str_expr(exc))]
+        if in_except and r < 0.68:
+            return [sp + "raise"]
+        if r < 0.8:
+            return [sp + "n += %s" % self.rng.choice(["1", "len(c)", "int(c)", "n // 2 + 3"])]
+        return [sp + "out += %s" % self.str_expr(exc)]
+
+    def try_stmt(self, ind, depth, loop, exc, in_except):
+        sp = "    " * ind
+        lines = [sp + "try:"] + self.block(ind + 1, depth + 1, loop, exc, in_except)
+        nh = self.rng.randint(0, 2)
+        for k in range(nh):
+            bare = k == nh - 1 and self.rng.random() < 0.15
+            name = None if bare or self.rng.random() < 0.5 else "e%d" % depth
+            head = "except:" if bare else "except %s%s:" % (
+                self.rng.choice(self.CLASSES), " as " + name if name else "")
+            lines += [sp + head] + self.block(ind + 1, depth + 1, loop, name or exc, True)
+        if nh and self.rng.random() < 0.3:
+            lines += [sp + "else:"] + self.block(ind + 1, depth + 1, loop, exc, in_except)
+        if not nh or self.rng.random() < 0.4:
+            lines += [sp + "finally:"] + self.block(ind + 1, depth + 1, loop, exc, in_except)
+        return lines
+
+    def program(self):
+        body = self.block(1, 0, False, None, False)
+        return "def f(s):\n    out = s[:3]\n    n = len(s)\n    c = 'x'\n" + \
+            "\n".join(body) + "\n    return out + '|' + str(n)\n"
+
+
+def random_cases(count, seed):
+    import random
+    g = Gen(random.Random(seed))
+    rows = [[v] for v in ["", "a", "12", "x1", "héllo", "0", "9a5", "漢字01", "aei", "7"]]
+    for i in range(count):
+        case(g.program(), rows=rows, name="random exception program %d" % i)
+
+
+random_cases(int(os.environ.get("NRT_EXC_PROGRAMS", "80")),
+             int(os.environ.get("NRT_EXC_SEED", "14")))
 
 if __name__ == "__main__":
     sys.exit(o.main())
