@@ -12,7 +12,8 @@
 #   BASELINE_MAX_MB  largest input for the baseline (default MAX_MB; a whole-input build needs
 #                    about 3 to 6 times the input in memory, so keep it below your RAM / 6)
 # Environment: THREADS (default: all cores), UDF (default: lambda s: s.upper() + "!"),
-# BATCH (extra options for NRT only, e.g. "--batch-rows 4096").
+# FORMAT (text, csv or jsonl: the input's format, default text), BATCH (extra options for NRT
+# only, e.g. "--batch-rows 4096").
 set -eu
 
 nrt=${1:?usage: bench_apply_stream.sh NRT [MAX_MB [BASELINE_NRT [BASELINE_MAX_MB]]]}
@@ -22,6 +23,13 @@ base_max_mb=${4:-$max_mb}
 udf=${UDF:-'lambda s: s.upper() + "!"'}
 threads=${THREADS:-$(nproc)}
 batch=${BATCH:-}
+format=${FORMAT:-text}
+case $format in
+  text) fmt_opts="" ;;
+  csv) fmt_opts="--in-format csv" ;;
+  jsonl) fmt_opts="--in-format jsonl --column s" ;;
+  *) echo "FORMAT is text, csv or jsonl" >&2; exit 2 ;;
+esac
 command -v /usr/bin/time >/dev/null || { echo "needs /usr/bin/time (GNU time)" >&2; exit 2; }
 
 dir=$(mktemp -d "${TMPDIR:-/tmp}/nrt-bench-stream.XXXXXX")
@@ -30,18 +38,26 @@ trap 'rm -rf "$dir"' EXIT INT TERM
 # Lines of 20 to 100 bytes, some non-ASCII, up to MB megabytes (10^6 bytes), ending at a line
 # end.
 gen() { # gen MB FILE
-  python3 - "$1" "$2" <<'EOF'
-import sys
-mb, path = int(sys.argv[1]), sys.argv[2]
+  python3 - "$1" "$2" "$format" <<'EOF'
+import json, sys
+mb, path, fmt = int(sys.argv[1]), sys.argv[2], sys.argv[3]
 target = mb * 1000 * 1000
 words = ["alpha", "beta", "gamma", "delta", "épsilon", "zeta", "ēta", "theta", "iota", "kappa"]
 block = []
 for i in range(20000):
     n = 3 + (i * 7919) % 12
-    block.append(" ".join(words[(i + k * 3) % 10] for k in range(n)) + " %d\n" % i)
+    line = " ".join(words[(i + k * 3) % 10] for k in range(n)) + " %d" % i
+    if fmt == "jsonl":
+        line = json.dumps({"s": line}, ensure_ascii=False)
+    elif fmt == "csv" and i % 50 == 7:
+        line = '"%s, ""quoted""\nover two lines"' % line
+    block.append(line + "\n")
 chunk = "".join(block).encode()
 with open(path, "wb") as f:
     left = target
+    if fmt == "csv":
+        f.write(b"s\n")
+        left -= 2
     while left >= len(chunk):
         f.write(chunk)
         left -= len(chunk)
@@ -54,11 +70,11 @@ EOF
 run() {
   # shellcheck disable=SC2086 # $3 holds options
   /usr/bin/time -f "%e %M" -o "$dir/time" "$1" apply -e "$udf" "$2" -o /dev/null \
-    --threads "$threads" $3 2>"$dir/err" || { cat "$dir/err" >&2; echo "0 0"; return; }
+    --threads "$threads" $fmt_opts $3 2>"$dir/err" || { cat "$dir/err" >&2; echo "0 0"; return; }
   cat "$dir/time"
 }
 
-printf "nrt apply streaming: %s, threads %s, udf %s\n" "$nrt" "$threads" "$udf"
+printf "nrt apply streaming: %s, %s input, threads %s, udf %s\n" "$nrt" "$format" "$threads" "$udf"
 [ -n "$base" ] && printf "baseline: %s (up to %s MB)\n" "$base" "$base_max_mb"
 printf "%-8s %10s | %8s %8s %9s" "input" "rows" "wall_s" "MB/s" "rss_MB"
 [ -n "$base" ] && printf " | %8s %8s %9s | %7s %7s" "b_wall_s" "b_MB/s" "b_rss_MB" "speed" "rss"
@@ -67,7 +83,7 @@ for mb in 10 100 1000 5000; do
   [ "$mb" -le "$max_mb" ] || break
   f="$dir/in_$mb.txt"
   gen "$mb" "$f"
-  rows=$(wc -l < "$f")
+  rows=$(wc -l < "$f") # lines (a csv record over two lines counts twice)
   bytes=$(wc -c < "$f")
   set -- $(run "$nrt" "$f" "$batch")
   s=$1 kib=$2
