@@ -2,9 +2,10 @@
  *
  * The readers and writers of the command line (`nrt apply --in-format/--out-format`).
  * Input is read in blocks (a file is never held whole in memory besides the column being
- * built; nrt_io_reader gives it in batches of bounded size, nrt_io_writer writes them), validated as UTF-8 line by line, and parsed by Debian's libcsv (CSV) and jansson
- * (JSON). Every defect is an error naming the line (1-based) and the byte offset (0-based, from
- * the start of the input): "line 3, byte 41: invalid UTF-8". Nothing aborts on bad input.
+ * built; nrt_io_reader gives it in batches of bounded size, nrt_io_writer writes them),
+ * validated as UTF-8 line by line, and parsed by Debian's libcsv (CSV) and jansson (JSON).
+ * Every defect is an error naming the line (1-based) and the byte offset (0-based, from the
+ * start of the input): "line 3, byte 41: invalid UTF-8". Nothing aborts on bad input.
  *
  * Formats
  *  - text: one row per line. A line ends at "\n"; a "\r" just before it belongs to the line

@@ -233,6 +233,36 @@ static void test_errors(void) {
   free(t.s);
 }
 
+/* Bad batch options are usage errors; an empty input still gives its csv header. */
+static void test_options(void) {
+  static const char *const bad[][2] = {{"--batch-rows", "0"}, {"--batch-rows", "-1"},
+                                       {"--batch-rows", "99999999999999999999"},
+                                       {"--batch-bytes", "0"}, {"--batch-bytes", "1X"}};
+  CHECK(cli_write_file(path_in("empty.txt"), "", 0));
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    const char *args[] = {"-e", "lambda s: s", path_in("empty.txt"), bad[i][0], bad[i][1], NULL};
+    struct cli_result r;
+    size_t len;
+    char *out = apply(args, &r, &len);
+    CHECK_EQ_INT(r.status, 2);
+    CHECK(strstr(r.err, bad[i][0]) != NULL);
+    CHECK(out == NULL);
+    free(out);
+    cli_result_free(&r);
+  }
+  char input[512];
+  snprintf(input, sizeof input, "%s", path_in("empty.txt"));
+  const char *args[] = {"-e", "lambda s: s", input, "--out-format", "csv", "--batch-rows", "1",
+                        NULL};
+  struct cli_result r;
+  size_t len;
+  char *out = apply(args, &r, &len);
+  CHECK_EQ_INT(r.status, 0);
+  CHECK(out && strcmp(out, "result\n") == 0);
+  free(out);
+  cli_result_free(&r);
+}
+
 /* Runs nrt apply with its standard input a pipe fed by this process (in pieces, the child
  * reading as they come). */
 static void test_stdin_pipe(void) {
@@ -352,11 +382,12 @@ int main(int argc, char **argv) {
   CHECK_EQ_INT(mkdir(capture, 0755), 0);
   test_same_output();
   test_errors();
+  test_options();
   test_stdin_pipe();
   test_rss();
-  static const char *const files[] = {"in.txt", "in.csv", "in.jsonl", "nums.txt", "bad.txt",
-                                      "bad.csv", "bad.jsonl", "mixed.jsonl", "pipe.txt",
-                                      "out.txt"};
+  static const char *const files[] = {"in.txt",      "in.csv",   "in.jsonl",  "nums.txt",
+                                      "bad.txt",     "bad.csv",  "bad.jsonl", "mixed.jsonl",
+                                      "pipe.txt",    "empty.txt", "out.txt"};
   for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
     remove(path_in(files[i]));
   rmdir(work);

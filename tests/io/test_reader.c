@@ -199,7 +199,8 @@ static void test_writer(void) {
 /* The reader as an Arrow stream: a struct schema, record batches whose children import back to
  * the rows read, a released array at the end, errors through get_last_error. */
 static void test_arrow_stream(void) {
-  const char *text = "{\"a\": \"x\", \"n\": 1}\n{\"a\": null, \"n\": 2}\n{\"a\": \"z\", \"n\": 3}\n";
+  const char *text = "{\"a\": \"x\", \"n\": 1}\n{\"a\": null, \"n\": 2}\n"
+                     "{\"a\": \"z\", \"n\": 3}\n";
   const char *names[] = {"n", "a"};
   struct nrt_io_read_options o = {.format = NRT_IO_JSONL, .columns = names, .n_columns = 2,
                                   .batch_rows = 2};
@@ -284,7 +285,8 @@ static int writer_trial(void *ctx) {
 
 static int stream_trial(void *ctx) {
   (void)ctx;
-  const char *text = "{\"a\": \"x\", \"n\": 1}\n{\"a\": null, \"n\": 2}\n{\"a\": \"z\", \"n\": 3}\n";
+  const char *text = "{\"a\": \"x\", \"n\": 1}\n{\"a\": null, \"n\": 2}\n"
+                     "{\"a\": \"z\", \"n\": 3}\n";
   const char *names[] = {"n", "a"};
   struct nrt_io_read_options o = {.format = NRT_IO_JSONL, .columns = names, .n_columns = 2,
                                   .batch_rows = 2};
