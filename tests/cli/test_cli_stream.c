@@ -198,6 +198,27 @@ static void test_errors(void) {
       check_error("lambda s: 1 // ((int(s) - 61) * (int(s) - 90))", path_in("nums.txt"), "text",
                   NULL, batches[b], threads[k], 1, "row 61: ZeroDivisionError");
 
+  /* --errors null: the failing rows are null, the first one counted from the input's start */
+  for (size_t b = 0; b < 3; b++) {
+    char nums[512];
+    snprintf(nums, sizeof nums, "%s", path_in("nums.txt"));
+    const char *args[] = {"-e", "lambda s: str(1 // ((int(s) - 61) * (int(s) - 90)))", nums,
+                          "--errors", "null", "--stats", "--batch-rows", batches[b], NULL};
+    struct cli_result r;
+    size_t len;
+    char *out = apply(args, &r, &len);
+    CHECK_EQ_INT(r.status, 0);
+    CHECK(strstr(r.err, "2 rows raised (first: row 61)") != NULL);
+    CHECK(strstr(r.err, "\nrows: 100\n") != NULL);
+    CHECK(strstr(r.err, "\nfailed_rows: 2\n") != NULL);
+    int lines = 0;
+    for (size_t i = 0; out && i < len; i++)
+      lines += out[i] == '\n';
+    CHECK_EQ_INT(lines, 100);
+    free(out);
+    cli_result_free(&r);
+  }
+
   t.len = 0;
   for (int i = 1; i <= 50; i++)
     add(&t, i == 41 ? "ab\xff\n" : "row %d\n", i);
