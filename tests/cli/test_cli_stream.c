@@ -6,8 +6,10 @@
  * and a 200 MB input streamed with small batches peaks at a resident size far below its size.
  * usage: test_cli_stream NRT */
 #define _DEFAULT_SOURCE /* wait4 */
-#define _POSIX_C_SOURCE 200809L /* fork */
+#define _XOPEN_SOURCE 600 /* posix_openpt */
 #include <fcntl.h>
+#include <poll.h>
+#include <time.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -322,6 +324,77 @@ static void test_stdin_pipe(void) {
   free(want.s);
 }
 
+/* On a terminal the progress bar shows the bytes done and the rate: standard error is a
+ * pseudo-terminal, standard input a pipe fed until the bar appears (after a second; at most
+ * 10 s). */
+static void test_progress(void) {
+  int master = posix_openpt(O_RDWR | O_NOCTTY);
+  CHECK(master >= 0);
+  if (master < 0 || grantpt(master) != 0 || unlockpt(master) != 0) {
+    if (master >= 0)
+      close(master);
+    return;
+  }
+  char slave[256];
+  snprintf(slave, sizeof slave, "%s", ptsname(master));
+  int fds[2];
+  CHECK_EQ_INT(pipe(fds), 0);
+  fflush(stdout);
+  fflush(stderr);
+  pid_t pid = fork();
+  if (pid == 0) {
+    int tty = open(slave, O_RDWR | O_NOCTTY);
+    int devnull = open("/dev/null", O_WRONLY);
+    dup2(fds[0], 0);
+    dup2(devnull, 1);
+    dup2(tty, 2);
+    close(fds[0]);
+    close(fds[1]);
+    close(master);
+    const char *argv[] = {nrt, "apply", "-e", "lambda s: s", "--batch-rows", "100", NULL};
+    exec_args(argv);
+  }
+  close(fds[0]);
+  signal(SIGPIPE, SIG_IGN);
+  char text[65536];
+  size_t got = 0;
+  char rows[4096];
+  memset(rows, 'x', sizeof rows);
+  for (size_t i = 63; i < sizeof rows; i += 64)
+    rows[i] = '\n';
+  double t0 = cli_now_ms();
+  bool writing = true;
+  for (;;) {
+    text[got] = '\0';
+    if (writing && (strstr(text, "B/s") || cli_now_ms() - t0 > 10000)) {
+      close(fds[1]); /* the bar is drawn (or never will be): end the input */
+      writing = false;
+    }
+    if (writing && write(fds[1], rows, sizeof rows) != (ssize_t)sizeof rows) {
+      close(fds[1]);
+      writing = false;
+    }
+    struct pollfd p = {.fd = master, .events = POLLIN};
+    if (poll(&p, 1, writing ? 20 : 200) > 0) {
+      ssize_t n = read(master, text + got, sizeof text - 1 - got);
+      if (n <= 0)
+        break; /* EIO: the child has closed the terminal */
+      got += (size_t)n;
+    } else if (!writing && waitpid(pid, NULL, WNOHANG) == pid) {
+      pid = -1;
+      break;
+    }
+  }
+  if (pid > 0)
+    waitpid(pid, NULL, 0);
+  close(master);
+  text[got] = '\0';
+  if (!strstr(text, "MB/s"))
+    fprintf(stderr, "no progress bar in: %s\n", text);
+  CHECK(strstr(text, "applying") != NULL);
+  CHECK(strstr(text, "B/s") != NULL);
+}
+
 /* The child's peak resident size in KiB (ru_maxrss) for one run, its exit status in *status. */
 static long peak_rss_kib(const char *input, const char *batch, int *status) {
   fflush(stdout);
@@ -405,6 +478,7 @@ int main(int argc, char **argv) {
   test_errors();
   test_options();
   test_stdin_pipe();
+  test_progress();
   test_rss();
   static const char *const files[] = {"in.txt",      "in.csv",   "in.jsonl",  "nums.txt",
                                       "bad.txt",     "bad.csv",  "bad.jsonl", "mixed.jsonl",
