@@ -19,6 +19,8 @@ static LLVMValueRef frame_slot_ptr(cg *c, int k) {
   return LLVMBuildGEP2(c->b, c->frame_type, c->frame, idx, 2, "");
 }
 
+LLVMValueRef cg_frame_slot_ptr(cg *c, int k) { return frame_slot_ptr(c, k); }
+
 LLVMValueRef cg_null_value(cg *c, udf_type t) {
   /* str: data NULL; list: NULL MemInfo; scalars: present flag 0. All zero. */
   return LLVMConstNull(cg_llty(c, t));
@@ -233,6 +235,10 @@ static void emit_return_in_try(cg *c, const udf_expr *value) {
     v = cg_owned(c, v);
   } else if (value) {
     cg_release(c, cg_expr(c, value));
+  }
+  if (cg_return_through_finally(c, has ? &v : NULL)) {
+    cg_at(c, cg_block(c, "after.return"));
+    return;
   }
   cg_run_finallies(c, 0);
   if (!cg_open(c)) { /* a finally block left: its way out released v */
@@ -461,8 +467,7 @@ static void emit_stmt(cg *c, const udf_stmt *s) {
       cg_fail(c, "'%s' outside loop", s->kind == UDF_S_BREAK ? "break" : "continue");
       return;
     }
-    cg_run_finallies(c, c->nloops);
-    if (!cg_open(c)) { /* a finally block left another way */
+    if (cg_jump_through_finally(c, s->kind == UDF_S_BREAK)) {
       cg_at(c, cg_block(c, "after.jump"));
       return;
     }
@@ -517,6 +522,9 @@ static void begin_raise_exit(cg *c, const udf_func *f) {
   c->nframe = 0;
   for (int i = 0; i < f->nlocals; i++)
     c->frame_slot[i] = cg_is_refcounted(f->locals[i]->type) ? c->nframe++ : -1;
+  /* A return waiting for finally blocks holds its value in a slot of its own. */
+  c->ret_frame = cg_has_finally(&f->body) ? c->nframe++ : -1;
+  c->ret_slot = NULL;
   c->status_slot = cg_alloca(c, c->i32, "raise.status");
   c->frame_type = LLVMArrayType(c->ptr, (unsigned)(c->nframe ? c->nframe : 1));
   c->frame = cg_alloca(c, c->frame_type, "frame");
@@ -574,6 +582,7 @@ static void emit_func(cg *c, const udf_func *f, LLVMValueRef llfn, bool write) {
   c->nloops = 0;
   c->ntries = 0;
   c->nexc = 0;
+  c->finally_stmts = 0;
   c->err = LLVMGetParam(c->llfn, 0);
   LLVMValueRef last = LLVMGetParam(c->llfn, (unsigned)f->nparams + 1);
   c->result = write ? NULL : last;

@@ -9,6 +9,10 @@
 #define CG_MAX_TEMPS 512
 #define CG_MAX_LOOPS 64
 #define CG_MAX_TRIES 64
+/* The most statements a function's finally blocks may add, copied once per way out of their
+ * try: nested finally blocks with many returns multiply, so a pathological program fails to
+ * compile with a message instead of taking minutes. */
+#define CG_MAX_FINALLY_STMTS 2000
 /* The most locals the normal exit releases inline; with more, one runtime call releases
  * them all (each inline release keeps its slot's address live from the binding). */
 #define CG_INLINE_RELEASES 8
@@ -34,6 +38,8 @@ typedef struct cg_loop {
 typedef struct cg_try {
   bool is_finally;
   LLVMBasicBlockRef landing;
+  LLVMBasicBlockRef ret_bb; /* is_finally: the returns through it (made on first use) */
+  LLVMBasicBlockRef brk_bb, cont_bb; /* is_finally: the breaks and continues through it */
   int temps;  /* temp stack depth at the try */
   int loops;  /* loop depth at the try */
   int nexc;   /* except clauses being run at the try */
@@ -105,6 +111,9 @@ typedef struct cg {
   int ntries;
   cg_exc excs[CG_MAX_TRIES];  /* the except clauses around it, innermost last */
   int nexc;
+  long finally_stmts; /* statements emitted as copies of finally blocks (bounded) */
+  int ret_frame;          /* frame slot of a return's value waiting for finally blocks, or -1 */
+  LLVMValueRef ret_slot;  /* its value (made on first use) */
   int nlits;
 } cg;
 
@@ -198,6 +207,15 @@ void cg_raise_stmt(cg *c, const udf_stmt *s);
  * min_loops or deeper, as a return (min_loops 0), break or continue leaving them runs them;
  * stops early when one of them leaves itself (then the current block is closed). */
 void cg_run_finallies(cg *c, int min_loops);
+/* A return inside a try with a finally block: stores v (owned; NULL for None) as the pending
+ * result and branches to the finally block's shared return path. False (nothing emitted)
+ * when no finally block is around. */
+bool cg_return_through_finally(cg *c, cg_val *v);
+bool cg_has_finally(const udf_block *b);
+/* break (or continue) leaving a try with a finally block inside the innermost loop: branches
+ * to the finally block's shared path for it. False (nothing emitted) when there is none. */
+bool cg_jump_through_finally(cg *c, bool is_break);
+LLVMValueRef cg_frame_slot_ptr(cg *c, int k);
 /* Write form: writes str value v (a temp, released) into the row writer. */
 void cg_write_value(cg *c, cg_val v);
 

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "nrt/core.h"
+#include "nrt/exec.h"
 #include "udf/codegen_internal.h"
 #include "udf/exceptions.h"
 
@@ -22,7 +23,48 @@ static void push_try(cg *c, bool is_finally, LLVMBasicBlockRef landing, const ud
     cg_fail(c, "try statements nested deeper than %d", CG_MAX_TRIES);
     return;
   }
-  c->tries[c->ntries++] = (cg_try){is_finally, landing, c->ntemps, c->nloops, c->nexc, fin};
+  c->tries[c->ntries++] =
+      (cg_try){is_finally, landing, NULL, NULL, NULL, c->ntemps, c->nloops, c->nexc, fin};
+}
+
+static long block_size(const udf_block *b);
+
+static long stmt_size(const udf_stmt *s) {
+  switch (s->kind) {
+  case UDF_S_IF: return 1 + block_size(&s->u.if_.body) + block_size(&s->u.if_.orelse);
+  case UDF_S_WHILE: return 1 + block_size(&s->u.while_.body) + block_size(&s->u.while_.orelse);
+  case UDF_S_FOR: return 1 + block_size(&s->u.for_.body) + block_size(&s->u.for_.orelse);
+  case UDF_S_TRY: {
+    long n = 1 + block_size(&s->u.try_.body) + block_size(&s->u.try_.orelse) +
+             block_size(&s->u.try_.finalbody);
+    for (int k = 0; k < s->u.try_.nhandlers; k++)
+      n += block_size(&s->u.try_.handlers[k]->body);
+    return n;
+  }
+  default: return 1;
+  }
+}
+
+static long block_size(const udf_block *b) {
+  long n = 0;
+  for (int i = 0; i < b->n && n < CG_MAX_FINALLY_STMTS; i++)
+    n += stmt_size(b->items[i]);
+  return n;
+}
+
+/* Emits finally block fin once more, within the function's budget. */
+static void emit_finally(cg *c, const udf_block *fin) {
+  c->finally_stmts += block_size(fin);
+  if (c->finally_stmts > CG_MAX_FINALLY_STMTS) {
+    udf_loc at = fin->n ? fin->items[0]->loc : c->fn->loc;
+    cg_fail(c,
+            "%s:%d:%d: unsupported: finally blocks copied into more than %d statements "
+            "(each return, break or continue leaving a try copies its finally block: nest "
+            "fewer of them)",
+            c->m->file ? c->m->file : "<udf>", at.line, at.col, CG_MAX_FINALLY_STMTS);
+    return;
+  }
+  cg_stmts(c, fin);
 }
 
 /* Emits the finally block of tries[i] as code outside that try: the tries from i up and the
@@ -36,7 +78,7 @@ static void run_finally(cg *c, int i) {
   memcpy(saved_excs, c->excs + exc_at, (size_t)(nexc - exc_at) * sizeof(cg_exc));
   c->ntries = i;
   c->nexc = exc_at;
-  cg_stmts(c, fin);
+  emit_finally(c, fin);
   memcpy(c->tries + i, saved_tries, (size_t)(ntries - i) * sizeof(cg_try));
   memcpy(c->excs + exc_at, saved_excs, (size_t)(nexc - exc_at) * sizeof(cg_exc));
   c->ntries = ntries;
@@ -50,6 +92,140 @@ void cg_run_finallies(cg *c, int min_loops) {
     if (c->tries[i].is_finally)
       run_finally(c, i);
   }
+}
+
+bool cg_has_finally(const udf_block *b) {
+  for (int i = 0; i < b->n; i++) {
+    const udf_stmt *s = b->items[i];
+    switch (s->kind) {
+    case UDF_S_IF:
+      if (cg_has_finally(&s->u.if_.body) || cg_has_finally(&s->u.if_.orelse))
+        return true;
+      break;
+    case UDF_S_WHILE:
+      if (cg_has_finally(&s->u.while_.body) || cg_has_finally(&s->u.while_.orelse))
+        return true;
+      break;
+    case UDF_S_FOR:
+      if (cg_has_finally(&s->u.for_.body) || cg_has_finally(&s->u.for_.orelse))
+        return true;
+      break;
+    case UDF_S_TRY:
+      return true; /* a try without finally may hold one; the slot is cheap */
+    default: break;
+    }
+  }
+  return false;
+}
+
+/* The type a pending return's value is kept as. */
+static udf_type pending_type(cg *c) {
+  return c->writer ? (UDF_TY_STR | UDF_TY_NULLABLE) : c->fn->result;
+}
+
+/* The innermost try with a finally block, or -1. */
+static int innermost_finally(cg *c) {
+  for (int i = c->ntries - 1; i >= 0; i--)
+    if (c->tries[i].is_finally)
+      return i;
+  return -1;
+}
+
+/* Leaves from a point at temp depth tries[j].temps... for the shared return path of try j. */
+static void goto_return_path(cg *c, int j) {
+  cg_try *t = &c->tries[j];
+  if (!t->ret_bb)
+    t->ret_bb = cg_block(c, "finally.return");
+  cg_release_temps_above(c, t->temps);
+  LLVMBuildBr(c->b, t->ret_bb);
+}
+
+bool cg_return_through_finally(cg *c, cg_val *v) {
+  int j = innermost_finally(c);
+  if (j < 0 || c->ret_frame < 0)
+    return false;
+  udf_type pt = pending_type(c);
+  if (udf_type_base(pt) != UDF_TY_NONE) {
+    if (!c->ret_slot)
+      c->ret_slot = cg_alloca(c, cg_llty(c, pt), "ret.pending");
+    cg_val nv = {cg_null_value(c, pt), pt, false};
+    cg_val val = v ? cg_coerce(c, *v, pt) : nv;
+    if (cg_is_refcounted(pt)) { /* the slot owns the value: the one it held goes */
+      LLVMValueRef fp = cg_frame_slot_ptr(c, c->ret_frame);
+      LLVMValueRef old = LLVMBuildLoad2(c->b, c->ptr, fp, "");
+      cg_call(c, "nrt_mi_decref_local", "v:p", &old, 1);
+      LLVMBuildStore(c->b, cg_mi(c, val), cg_frame_slot_ptr(c, c->ret_frame));
+    }
+    LLVMBuildStore(c->b, val.v, c->ret_slot);
+    if (v && v->temp && cg_is_refcounted(pt))
+      cg_drop_temp(c, *v);
+    else if (v)
+      cg_release(c, *v);
+  } else if (v) {
+    cg_release(c, *v);
+  }
+  goto_return_path(c, j);
+  return true;
+}
+
+/* The innermost try with a finally block inside the innermost loop, or -1. */
+static int finally_in_loop(cg *c) {
+  int j = innermost_finally(c);
+  return j >= 0 && c->nloops > 0 && c->tries[j].loops == c->nloops ? j : -1;
+}
+
+static void goto_jump_path(cg *c, int j, bool is_break) {
+  cg_try *t = &c->tries[j];
+  LLVMBasicBlockRef *bb = is_break ? &t->brk_bb : &t->cont_bb;
+  if (!*bb)
+    *bb = cg_block(c, is_break ? "finally.break" : "finally.continue");
+  cg_release_temps_above(c, t->temps);
+  LLVMBuildBr(c->b, *bb);
+}
+
+bool cg_jump_through_finally(cg *c, bool is_break) {
+  int j = finally_in_loop(c);
+  if (j < 0)
+    return false;
+  goto_jump_path(c, j, is_break);
+  return true;
+}
+
+/* The end of a shared break or continue path, after its finally block. */
+static void finish_jump(cg *c, bool is_break) {
+  int j = finally_in_loop(c);
+  if (j >= 0) {
+    goto_jump_path(c, j, is_break);
+    return;
+  }
+  cg_loop *l = &c->loops[c->nloops - 1];
+  cg_release_temps_above(c, l->temps);
+  LLVMBuildBr(c->b, is_break ? l->brk : l->cont);
+}
+
+/* The end of a shared return path, after its finally block: on to the next finally block out,
+ * or the function's exit with the pending value. */
+static void finish_return(cg *c) {
+  int j = innermost_finally(c);
+  if (j >= 0) {
+    goto_return_path(c, j);
+    return;
+  }
+  udf_type pt = pending_type(c);
+  if (c->writer) {
+    cg_val v = {LLVMBuildLoad2(c->b, cg_llty(c, pt), c->ret_slot, "ret"), pt, false};
+    cg_write_value(c, v); /* None: a null row */
+    cg_release_temps_above(c, 0);
+    cg_leave(c, cg_i32(c, NRT_OK));
+    return;
+  }
+  if (udf_type_base(pt) != UDF_TY_NONE) {
+    cg_val v = {LLVMBuildLoad2(c->b, cg_llty(c, pt), c->ret_slot, "ret"), pt, false};
+    cg_incref(c, v); /* the result's own reference; the frame releases the slot's */
+    LLVMBuildStore(c->b, v.v, c->result);
+  }
+  cg_release_temps_above(c, 0);
+  cg_leave(c, cg_i32(c, NRT_OK));
 }
 
 /* Saves the exception being handled (status in status_slot, message in err) into a fresh
@@ -174,7 +350,25 @@ void cg_try_stmt(cg *c, const udf_stmt *s) {
     cg_leave_raising(c, status); /* no clause matched: on outward */
   }
   if (has_fin) {
+    cg_try t = c->tries[c->ntries - 1];
     c->ntries--;
+    /* The returns, breaks and continues leaving the try: the finally block once for each
+     * kind of exit, then on to the next finally block out or the target. */
+    if (t.ret_bb) {
+      cg_at(c, t.ret_bb);
+      emit_finally(c, &s->u.try_.finalbody);
+      if (cg_open(c))
+        finish_return(c);
+    }
+    for (int k = 0; k < 2; k++) {
+      LLVMBasicBlockRef bb = k == 0 ? t.brk_bb : t.cont_bb;
+      if (!bb)
+        continue;
+      cg_at(c, bb);
+      emit_finally(c, &s->u.try_.finalbody);
+      if (cg_open(c))
+        finish_jump(c, k == 0);
+    }
     cg_at(c, fin_land);
     LLVMValueRef status = LLVMBuildLoad2(c->b, c->i32, c->status_slot, "exc");
     cg_exc x = save_exception(c, status);
@@ -183,7 +377,7 @@ void cg_try_stmt(cg *c, const udf_stmt *s) {
       return;
     }
     c->excs[c->nexc++] = x; /* a bare raise in it raises the pending exception, as in Python */
-    cg_stmts(c, &s->u.try_.finalbody);
+    emit_finally(c, &s->u.try_.finalbody);
     c->nexc--;
     if (cg_open(c))
       reraise(c, &x);

@@ -15,6 +15,8 @@ typedef struct parser {
   udf_token *t;
   int n, pos;
   int loop_depth;
+  int try_depth; /* try statements around the one parsed (bounded: finally blocks are copied
+                  * once per way out of their try, so nesting multiplies code size) */
   bool in_func;
   int nesting; /* recursion guard */
   udf_imports im; /* import bindings in scope (imports.h) */
@@ -1395,7 +1397,20 @@ static udf_handler *parse_handler(parser *p) {
 }
 
 /* 'try' ':' block (handlers [else] [finally] | finally) */
+#define MAX_TRY_DEPTH 8
+
+static udf_stmt *parse_try_inner(parser *p);
+
 static udf_stmt *parse_try(parser *p) {
+  if (p->try_depth >= MAX_TRY_DEPTH)
+    return unsupported(p, cur(p)->loc, "try statements nested more than 8 deep");
+  p->try_depth++;
+  udf_stmt *s = parse_try_inner(p);
+  p->try_depth--;
+  return s;
+}
+
+static udf_stmt *parse_try_inner(parser *p) {
   udf_token *kw = cur(p);
   udf_stmt *s = new_stmt(p, UDF_S_TRY, kw->loc);
   if (!s) return NULL;

@@ -213,6 +213,19 @@ case("""def f(s):
     return 'ok'
 """, rows=ROWS, name="a bare raise in finally raises the pending exception, else the handled one")
 
+
+def nested_finally(depth, ind):
+    sp = " " * ind
+    lines = [sp + "try:"] + [sp + " " + x for x in [
+        "if c == 'a':", " break", "if c == 'b':", " continue", "if c == 'c':", " return s",
+        "s = s + c + str(int(c))"]] + [sp + "finally:"]
+    return lines + (nested_finally(depth - 1, ind + 1) if depth > 1 else [sp + " s = s + 'x'"])
+
+
+case("def f(s):\n for c in s:\n" + "\n".join(nested_finally(3, 2)) + "\n return s\n",
+     rows=[[v] for v in ["", "1", "12", "1a2", "1b2", "1c2", "x", "b1", "ccc", "9b9a"]],
+     name="finally blocks nested in finally blocks: shared return, break and continue paths")
+
 # --- random programs: nested try/except/else/finally, raise and re-raise, inside loops with
 # break and continue, returns from anywhere (a grammar, seeded: the same programs every run)
 class Gen:

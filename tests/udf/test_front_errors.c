@@ -168,6 +168,11 @@ static const bad semantic[] = {
      5, 16, "unsupported: using the exception 'e' other than as str(e) or in an f-string field {e}"},
     {"def f(s):\n    raise ValueError(1)\n", UNS, 2, 22,
      "unsupported: an exception argument of type int (pass a str, e.g. str(x) or an f-string)"},
+    {"def f(s):\n try:\n  try:\n   try:\n    try:\n     try:\n      try:\n       try:\n        try:\n"
+     "         try:\n          pass\n         finally:\n          pass\n"
+     "        finally:\n         pass\n       finally:\n        pass\n      finally:\n       pass\n"
+     "     finally:\n      pass\n    finally:\n     pass\n   finally:\n    pass\n  finally:\n   pass\n"
+     " finally:\n  pass\n", UNS, 10, 10, "unsupported: try statements nested more than 8 deep"},
     {"def f(s):\n    raise ValueError('a', 'b')\n", UNS, 2, 11,
      "unsupported: an exception with keyword arguments or more than one argument"},
     {"def f(s):\n    try:\n        pass\n    except:\n        pass\n    except ValueError:\n"

@@ -147,7 +147,47 @@ static void test_failure_injection(void) {
   }
 }
 
+/* A finally block is copied once per kind of way out of its try (normal end, exception,
+ * return, break, continue), so finally blocks nested inside finally blocks multiply: past a
+ * bound a program is a compile error with its location, not minutes of compilation. */
+static void put_nested(char *src, size_t *n, size_t cap, int depth, int ind) {
+  static const char *const body[] = {"if c == 'a':", " break", "if c == 'b':", " continue",
+                                     "if c == 'c':", " return s", "s = s + c"};
+  *n += (size_t)snprintf(src + *n, cap - *n, "%*stry:\n", ind, "");
+  for (size_t i = 0; i < sizeof body / sizeof body[0]; i++)
+    *n += (size_t)snprintf(src + *n, cap - *n, "%*s%s\n", ind + 1, "", body[i]);
+  *n += (size_t)snprintf(src + *n, cap - *n, "%*sfinally:\n", ind, "");
+  if (depth > 1)
+    put_nested(src, n, cap, depth - 1, ind + 1);
+  else
+    *n += (size_t)snprintf(src + *n, cap - *n, "%*ss = s + 'x'\n", ind + 1, "");
+}
+
+static void test_finally_copies_bounded(void) {
+  static char src[16384];
+  size_t n = (size_t)snprintf(src, sizeof src, "def f(s):\n for c in s:\n");
+  put_nested(src, &n, sizeof src, 7, 2);
+  n += (size_t)snprintf(src + n, sizeof src - n, " return s\n");
+  struct nrt_udf_options o;
+  memset(&o, 0, sizeof o);
+  o.nparams = 1;
+  o.file = "many.py";
+  nrt_udf *u = NULL;
+  struct nrt_error err = {0};
+  CHECK_EQ_INT(nrt_udf_compile(src, n, &o, &u, &err), NRT_EUNSUPPORTED);
+  CHECK(u == NULL);
+  CHECK(strncmp(err.message, "many.py:", 8) == 0);
+  CHECK(strstr(err.message, ": unsupported: finally blocks copied into more than") != NULL);
+  /* three levels compile */
+  n = (size_t)snprintf(src, sizeof src, "def f(s):\n for c in s:\n");
+  put_nested(src, &n, sizeof src, 3, 2);
+  n += (size_t)snprintf(src + n, sizeof src - n, " return s\n");
+  CHECK_EQ_INT(nrt_udf_compile(src, n, &o, &u, &err), NRT_OK);
+  nrt_udf_free(u);
+}
+
 int main(void) {
+  test_finally_copies_bounded();
   test_uncaught_raise();
   test_balanced();
   test_failure_injection();
