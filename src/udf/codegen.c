@@ -221,9 +221,9 @@ void cg_stmts(cg *c, const udf_block *blk) {
   }
 }
 
-/* A return inside try statements: the value first, then the finally blocks (one of which may
- * leave another way), then the exit. In the write form the value is made before anything is
- * written, so an exception a handler catches never leaves a partly written row. */
+/* A return inside try statements: the value first, then the finally blocks (their shared
+ * return path, codegen_try.c), then the exit. In the write form the value is made before
+ * anything is written, so an exception a handler catches never leaves a partly written row. */
 static void emit_return_in_try(cg *c, const udf_expr *value) {
   udf_type rt = c->fn->result;
   bool has = value && udf_type_base(value->type) != UDF_TY_NONE;
@@ -237,13 +237,6 @@ static void emit_return_in_try(cg *c, const udf_expr *value) {
     cg_release(c, cg_expr(c, value));
   }
   if (cg_return_through_finally(c, has ? &v : NULL)) {
-    cg_at(c, cg_block(c, "after.return"));
-    return;
-  }
-  cg_run_finallies(c, 0);
-  if (!cg_open(c)) { /* a finally block left: its way out released v */
-    if (has)
-      cg_drop_temp(c, v);
     cg_at(c, cg_block(c, "after.return"));
     return;
   }

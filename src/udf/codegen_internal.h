@@ -34,7 +34,7 @@ typedef struct cg_loop {
 /* A try statement being emitted (codegen_try.c). Raising code inside its body goes to
  * `landing` after releasing the temporaries above `temps`: the dispatch to the except clauses,
  * or (is_finally) the finally block run on the exceptional path. return, break and continue
- * leaving a try with a finally block run that block on their way out. */
+ * leaving a try with a finally block go through its shared paths for them. */
 typedef struct cg_try {
   bool is_finally;
   LLVMBasicBlockRef landing;
@@ -203,10 +203,6 @@ void cg_unbind(cg *c, const udf_var *var); /* del var: releases its value, marks
 /* ---- exceptions (codegen_try.c) */
 void cg_try_stmt(cg *c, const udf_stmt *s);
 void cg_raise_stmt(cg *c, const udf_stmt *s);
-/* Emits, innermost first, the finally blocks of the try statements entered at loop depth
- * min_loops or deeper, as a return (min_loops 0), break or continue leaving them runs them;
- * stops early when one of them leaves itself (then the current block is closed). */
-void cg_run_finallies(cg *c, int min_loops);
 /* A return inside a try with a finally block: stores v (owned; NULL for None) as the pending
  * result and branches to the finally block's shared return path. False (nothing emitted)
  * when no finally block is around. */

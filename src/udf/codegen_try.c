@@ -6,11 +6,12 @@
  * exits through the frame. The landing of except clauses compares the status with the codes of
  * each clause's classes (exceptions.h), and an exception no clause matches goes on outward.
  *
- * A finally block is emitted once for each way out of its try: on the normal path, on the
- * exceptional path (its own landing: the exception is saved, the block runs, the exception is
- * raised again), and before each return, break or continue that leaves the try. Each copy is
- * emitted as code outside the try, so an exception in it goes outward and a return in it
- * leaves the function, as in Python. */
+ * A finally block is emitted once for each kind of way out of its try: the normal end (and
+ * each except clause's), the exceptional path (its own landing: the exception is saved, the
+ * block runs, the exception is raised again), and one shared path each for the returns (their
+ * value waits in a slot of the frame), the breaks and the continues that leave the try. Each
+ * copy is emitted as code outside the try, so an exception in it goes outward and a return in
+ * it leaves the function (or goes on to the next finally block out), as in Python. */
 #include <string.h>
 
 #include "nrt/core.h"
@@ -83,15 +84,6 @@ static void run_finally(cg *c, int i) {
   memcpy(c->excs + exc_at, saved_excs, (size_t)(nexc - exc_at) * sizeof(cg_exc));
   c->ntries = ntries;
   c->nexc = nexc;
-}
-
-void cg_run_finallies(cg *c, int min_loops) {
-  for (int i = c->ntries - 1; i >= 0 && cg_open(c) && !c->failed; i--) {
-    if (c->tries[i].loops < min_loops)
-      break;
-    if (c->tries[i].is_finally)
-      run_finally(c, i);
-  }
 }
 
 bool cg_has_finally(const udf_block *b) {

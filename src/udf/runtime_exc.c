@@ -24,5 +24,15 @@ int32_t nrt_udf_rt_exc_restore(struct nrt_error *err, int32_t code, const char *
 }
 
 int32_t nrt_udf_rt_exc_str(const char *buf, nrt_str *out, struct nrt_error *err) {
-  return nrt_str_new(buf, (int64_t)strlen(buf), out, err);
+  /* A message cut at the buffer's size may end inside a character: drop its first bytes. */
+  size_t n = strlen(buf), p = n;
+  while (p > 0 && n - p < 4 && ((unsigned char)buf[p - 1] & 0xC0) == 0x80)
+    p--;
+  if (p > 0 && ((unsigned char)buf[p - 1] & 0x80)) {
+    unsigned char lead = (unsigned char)buf[p - 1];
+    size_t want = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+    if (p - 1 + want > n)
+      n = p - 1;
+  }
+  return nrt_str_new(buf, (int64_t)n, out, err);
 }

@@ -186,7 +186,32 @@ static void test_finally_copies_bounded(void) {
   nrt_udf_free(u);
 }
 
+/* A message longer than the error slot is cut; str(e) never ends inside a character. */
+static void test_long_message(void) {
+  struct nrt_error err = {0};
+  nrt_udf *u = compile("def f(s):\n    try:\n        raise ValueError('a' + s * 400)\n"
+                       "    except ValueError as e:\n        return str(e)\n",
+                       &err);
+  CHECK(u != NULL);
+  if (!u)
+    return;
+  struct check_live before = check_live_now();
+  nrt_value arg, r;
+  memset(&arg, 0, sizeof arg);
+  arg.kind = NRT_VALUE_STR;
+  arg.as.str = nrt_str_view("é", 2);
+  CHECK_EQ_INT(nrt_udf_call(u, &arg, &r, &err), NRT_OK);
+  CHECK_EQ_INT(r.kind, NRT_VALUE_STR);
+  CHECK(r.as.str.len > 400 && r.as.str.len < NRT_ERROR_MESSAGE_SIZE);
+  CHECK(r.as.str.len % 2 == 1); /* 'a' and whole two-byte characters */
+  CHECK(memcmp(r.as.str.data + r.as.str.len - 2, "é", 2) == 0);
+  nrt_str_release(&r.as.str);
+  CHECK_NO_LEAK(before);
+  nrt_udf_free(u);
+}
+
 int main(void) {
+  test_long_message();
   test_finally_copies_bounded();
   test_uncaught_raise();
   test_balanced();
