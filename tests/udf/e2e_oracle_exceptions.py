@@ -212,6 +212,17 @@ case("""def f(s):
             raise
     return 'ok'
 """, rows=ROWS, name="a bare raise in finally raises the pending exception, else the handled one")
+case("""def f(s):
+    msg = ''
+    for w in s.split():
+        try:
+            msg += str(int(w))
+        except ValueError as e:
+            msg += f'[{e}]'
+    if s.startswith('1'):
+        return msg + str(e)
+    return msg
+""", rows=ROWS, name="the except name is unbound after its clause: UnboundLocalError (write form)")
 
 
 def nested_finally(depth, ind):
