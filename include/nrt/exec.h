@@ -112,6 +112,11 @@ struct nrt_exec_options {
    * Allocation failures (NRT_ENOMEM) always stop the apply. Zero (the default): the first
    * failure stops the apply. */
   bool errors_as_null;
+  /* With errors_as_null: the messages of the rows that fail after the first failure of their
+   * chunk are not formatted (they are never read: only the first failure is reported), which
+   * makes a column of failing rows cheap. Leave it zero if the row function reads error
+   * messages itself (a UDF's `except ... as e`). */
+  bool discard_messages;
   /* Optional progress report (e.g. the command line's progress bar): called after each chunk
    * with the number of rows finished so far (counted once per row, increasing up to the row
    * count) and the row count. Called from the worker that ran the chunk, possibly from several

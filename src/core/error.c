@@ -5,8 +5,19 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/error_discard.h"
+
+static _Thread_local bool discarding;
+
+void nrt_error_discard_messages(bool on) { discarding = on; }
+
+bool nrt_error_discarding(void) { return discarding; }
+
 int nrt_error_set(struct nrt_error *err, int code, const char *fmt, ...) {
-  if (err) {
+  if (err && discarding) {
+    err->code = code;
+    err->message[0] = '\0';
+  } else if (err) {
     va_list ap;
     va_start(ap, fmt);
     err->code = code;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/error_discard.h"
 #include "exec/pool.h"
 
 /* The value layout is an ABI for compiled code: pin it. */
@@ -45,6 +46,7 @@ struct apply_job {
   enum nrt_col_type item_type; /* a list output's item layout */
   bool call_on_null;
   bool errors_as_null;
+  bool discard_messages;
   int64_t rows;
   int64_t chunk_rows;
   struct apply_chunk *chunks;
@@ -193,8 +195,15 @@ static inline int call_row(struct apply_job *job, struct apply_chunk *c, nrt_col
   e->code = 0;
   e->message[0] = '\0';
   int rc;
+  /* Once the chunk has its first failure, no message made by this call can be read:
+   * chunk_error keeps only a chunk's first. */
+  bool discard = job->discard_messages && c->error_row >= 0;
+  if (discard)
+    nrt_error_discard_messages(true);
   if (job->write) {
     rc = job->write(job->ctx, args, w, e);
+    if (discard)
+      nrt_error_discard_messages(false);
     if (rc == NRT_OK)
       return nrt_col_builder_row_end(b, w, NULL);
     if (rc == NRT_EXEC_ROW_NULL)
@@ -204,6 +213,8 @@ static inline int call_row(struct apply_job *job, struct apply_chunk *c, nrt_col
   } else {
     nrt_value result = {0};
     rc = job->fn(job->ctx, args, &result, e);
+    if (discard)
+      nrt_error_discard_messages(false);
     if (rc == NRT_OK) {
       int kind = result.kind;
       rc = store_result(job, b, &result);
@@ -428,6 +439,7 @@ static int apply(nrt_column *const *inputs, size_t n_inputs, nrt_row_fn fn,
   struct apply_job job = {.inputs = inputs, .n_inputs = n_inputs, .fn = fn, .write = write,
                           .ctx = ctx,
                           .call_on_null = o->call_on_null, .errors_as_null = o->errors_as_null,
+                          .discard_messages = o->errors_as_null && o->discard_messages,
                           .rows = inputs[0]->length};
   rc = builder_type_for(o, &job.result_kind, &job.builder_type, &job.item_type, err);
   if (rc)

@@ -2,6 +2,7 @@
  * messages of int(), float() and friends quote their argument with. */
 #include "str/convert_internal.h"
 
+#include "core/error_discard.h"
 #include "nrt/unicode.h"
 
 /* Appends the n bytes of p when all of them fit (keeping room for the NUL); false if not. */
@@ -136,10 +137,12 @@ int nrt_conv_error_repr(struct nrt_error *err, int code, const char *prefix, con
   if (!err)
     return code;
   /* Written in place, without printf: with errors as null, a column of unparsable rows
-   * makes one of these per row. */
+   * makes one of these per row (when the apply does not discard them altogether). */
   size_t pos = 0;
   err->code = code;
   err->message[0] = '\0';
+  if (nrt_error_discarding())
+    return code;
   put(err->message, sizeof err->message, &pos, prefix, strlen(prefix));
   nrt_conv_repr(s ? s : "", len, max_chars, err->message, sizeof err->message, &pos);
   return code;

@@ -494,6 +494,7 @@ typedef struct udf_module {
   udf_func **funcs;   /* in source order */
   int nfuncs;
   udf_func *entry;    /* the entry function, checked with the given parameter types */
+  bool names_exceptions; /* some `except ... as name` reads an error's message */
   struct udf_arena *arena; /* owns everything above */
 } udf_module;
 

@@ -18,6 +18,7 @@ typedef struct parser {
   int try_depth; /* try statements around the one parsed (bounded: finally blocks are copied
                   * once per way out of their try, so nesting multiplies code size) */
   bool in_func;
+  bool names_exceptions; /* some except clause binds `as name` (udf_module) */
   int nesting; /* recursion guard */
   udf_imports im; /* import bindings in scope (imports.h) */
   /* body_loc cache: fields of an f-string are located left to right, each from the last */
@@ -1388,6 +1389,7 @@ static udf_handler *parse_handler(parser *p) {
       h->name = new_var(p, n->text, n->tlen, n->loc);
       if (!h->name) return NULL;
       h->name_loc = n->loc;
+      p->names_exceptions = true;
       advance(p);
     }
   }
@@ -2004,6 +2006,7 @@ int udf_parse_module(udf_diagctx *dc, udf_arena *a, const char *src, size_t len,
       if (f->defaults[k] && !check_depth(p, &st, f->defaults[k])) return dc->code;
     if (!check_block_depth(p, &st, &f->body)) return dc->code;
   }
+  m->names_exceptions = p->names_exceptions;
   *out = m;
   return NRT_OK;
 }

@@ -22,6 +22,7 @@ struct nrt_udf {
   nrt_row_write_fn write; /* the write form of a str result, else NULL */
   int nparams;
   nrt_value_kind result_kind;
+  bool names_exceptions; /* some `except ... as e` reads error messages */
   struct nrt_udf_compile_info info;
 };
 
@@ -198,6 +199,7 @@ int nrt_udf_compile(const char *src, size_t len, const struct nrt_udf_options *o
   if (!rc) {
     u->nparams = o->nparams;
     u->result_kind = type_to_kind(mod->entry->result);
+    u->names_exceptions = mod->names_exceptions;
     rc = build(u, mod, o, err);
     udf_module_free(mod);
   }
@@ -243,6 +245,7 @@ int nrt_udf_apply(const nrt_udf *udf, nrt_column *const *inputs, size_t n,
   if (options) {
     eo.threads = options->threads;
     eo.errors_as_null = options->errors_as_null;
+    eo.discard_messages = !udf->names_exceptions;
     eo.string_type = options->string_type;
     eo.chunk_rows = options->chunk_rows;
     eo.on_progress = options->on_progress;
