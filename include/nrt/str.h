@@ -375,6 +375,11 @@ NRT_API int nrt_str_partition(const nrt_str *s, const nrt_str *sep, nrt_str_list
                               struct nrt_error *err);
 NRT_API int nrt_str_rpartition(const nrt_str *s, const nrt_str *sep, nrt_str_list **out,
                                struct nrt_error *err);
+/* Item `item` (0, 1 or 2) of s.partition(sep), or of s.rpartition(sep) when `reverse`, into
+ * *out, without making the other two (what `s.partition('@')[2]` needs); errors as
+ * nrt_str_partition. */
+NRT_API int nrt_str_partition_item(const nrt_str *s, const nrt_str *sep, bool reverse, int item,
+                                   nrt_str *out, struct nrt_error *err);
 
 /* sep.join(items): reads the list (borrowed: the caller keeps its reference). A list of one
  * element gives that element (retained); an empty list gives the empty string. */

@@ -471,6 +471,32 @@ int nrt_str_rpartition(const nrt_str *s, const nrt_str *sep, nrt_str_list **out,
   return triple(s, sep, p ? p - s->data : -2, out, err);
 }
 
+int nrt_str_partition_item(const nrt_str *s, const nrt_str *sep, bool reverse, int item,
+                           nrt_str *out, struct nrt_error *err) {
+  *out = nrt_str_empty();
+  if (item < 0 || item > 2)
+    return nrt_error_set(err, NRT_EINVAL, "partition item %d is not 0, 1 or 2", item);
+  if (sep->len == 0)
+    return nrt_error_set(err, NRT_EVALUE, "empty separator");
+  const char *p = reverse ? nrt_str_rfind_bytes(s->data, s->len, sep->data, sep->len)
+                          : nrt_str_find_bytes(s->data, s->len, sep->data, sep->len);
+  if (!p) { /* (s, '', '') from the left, ('', '', s) from the right */
+    if (item == (reverse ? 2 : 0)) {
+      nrt_str_retain(s);
+      *out = *s;
+    }
+    return NRT_OK;
+  }
+  if (item == 1) {
+    nrt_str_retain(sep);
+    *out = *sep;
+    return NRT_OK;
+  }
+  int64_t at = p - s->data;
+  return item == 0 ? nrt_str_result_sub(s, s->data, at, out, err)
+                   : nrt_str_result_sub(s, p + sep->len, s->len - at - sep->len, out, err);
+}
+
 int nrt_str_join_array(const nrt_str *sep, const nrt_str *items, int64_t n, nrt_str *out,
                        struct nrt_error *err) {
   *out = nrt_str_empty();

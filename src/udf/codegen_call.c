@@ -419,6 +419,17 @@ static LLVMValueRef opt_str_ptr(cg *c, const udf_expr *e, cg_val *keep) {
   return cg_spill(c, keep->v);
 }
 
+cg_val cg_partition_item(cg *c, const udf_expr *call, int item) {
+  cg_val s = cg_expr(c, call->u.call.receiver);
+  cg_val sep = cg_expr(c, call->u.call.cargs[0]);
+  LLVMValueRef args[4] = {cg_spill(c, s.v), cg_spill(c, sep.v),
+                          cg_i32(c, call->u.call.method == UDF_M_RPARTITION), cg_i32(c, item)};
+  cg_val r = rt_str(c, "nrt_udf_rt_partition_item", "i:pssiis", args, 4);
+  cg_release(c, sep);
+  cg_release(c, s);
+  return r;
+}
+
 static cg_val method(cg *c, const udf_expr *e) {
   udf_method m = e->u.call.method;
   udf_expr *const *a = e->u.call.cargs;

@@ -536,7 +536,28 @@ static LLVMValueRef opt_index(cg *c, const udf_expr *e, cg_val *keep) {
   return keep->v;
 }
 
+/* The item k (0 to 2) when e is s.partition(sep)[k] or s.rpartition(sep)[k] with a constant
+ * k in -3..2, else -1: that item alone is made, not the tuple and the other two. */
+static int partition_item(const udf_expr *e) {
+  const udf_expr *v = e->u.subscript.value, *i = e->u.subscript.index;
+  if (v->kind != UDF_E_CALL || v->u.call.ckind != UDF_CALL_METHOD ||
+      (v->u.call.method != UDF_M_PARTITION && v->u.call.method != UDF_M_RPARTITION))
+    return -1;
+  int64_t k;
+  if (i->kind == UDF_E_INT)
+    k = i->u.ival;
+  else if (i->kind == UDF_E_UNARY && i->u.unary.op == UDF_UOP_NEG &&
+           i->u.unary.operand->kind == UDF_E_INT)
+    k = -i->u.unary.operand->u.ival;
+  else
+    return -1;
+  return k >= -3 && k <= 2 ? (int)(k < 0 ? k + 3 : k) : -1;
+}
+
 static cg_val subscript(cg *c, const udf_expr *e) {
+  int item = partition_item(e);
+  if (item >= 0)
+    return cg_partition_item(c, e->u.subscript.value, item);
   cg_val v = cg_expr(c, e->u.subscript.value);
   cg_val i = cg_expr(c, e->u.subscript.index);
   cg_val r;

@@ -192,6 +192,8 @@ cg_val cg_call_expr(cg *c, const udf_expr *e);
 cg_val cg_to_str(cg *c, cg_val v);             /* str(v) as a temp or borrowed value */
 cg_val cg_format_field(cg *c, const udf_fpart *p); /* an f-string field's text */
 cg_val cg_list_from_values(cg *c, cg_val *items, int n, udf_type type);
+/* call.partition(sep)[item] or call.rpartition(sep)[item] (item 0 to 2) as one str temp. */
+cg_val cg_partition_item(cg *c, const udf_expr *call, int item);
 LLVMValueRef cg_list_of(cg *c, LLVMValueRef list_mi); /* the nrt_str_list* of a list value */
 LLVMValueRef cg_list_len(cg *c, LLVMValueRef list_mi);
 LLVMValueRef cg_list_item(cg *c, LLVMValueRef list_mi, LLVMValueRef i); /* borrowed %nrt_str */

@@ -450,6 +450,22 @@ static void test_split(void) {
   CHECK_EQ_INT(nrt_str_partition(&p, &e, &l, &err), NRT_EVALUE);
   CHECK_EQ_STR(err.message, "empty separator");
   CHECK_EQ_INT(nrt_str_rpartition(&p, &e, &l, &err), NRT_EVALUE);
+  /* One item alone: the same strings as the tuples above. */
+  static const char *const items[4][3] = {{"a", "=", "b=c"}, {"a=b", "=", "c"},
+                                          {"a=b=c", "", ""}, {"", "", "a=b=c"}};
+  for (int k = 0; k < 4; k++)
+    for (int item = 0; item < 3; item++) {
+      nrt_str r;
+      CHECK_EQ_INT(nrt_str_partition_item(&p, k < 2 ? &eq : &x, k % 2 == 1, item, &r, NULL),
+                   NRT_OK);
+      CHECK(r.len == (int64_t)strlen(items[k][item]) &&
+            memcmp(r.data, items[k][item], (size_t)r.len) == 0);
+      nrt_str_release(&r);
+    }
+  nrt_str r;
+  CHECK_EQ_INT(nrt_str_partition_item(&p, &e, false, 2, &r, &err), NRT_EVALUE);
+  CHECK_EQ_STR(err.message, "empty separator");
+  CHECK_EQ_INT(nrt_str_partition_item(&p, &eq, false, 3, &r, &err), NRT_EINVAL);
 }
 
 static void test_list_join(void) {

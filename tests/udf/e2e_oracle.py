@@ -179,6 +179,17 @@ for m in ["upper", "lower", "casefold", "capitalize", "title", "swapcase", "isal
         case("lambda s: '|'.join(s.%s%s)" % (m, arg))
     else:
         case("lambda s: s.%s()" % m)
+# One item of a partition (made alone, without the tuple), every index form.
+for m in ("partition", "rpartition"):
+    for k in ("0", "1", "2", "-1", "-2", "-3"):
+        case("lambda s: s.%s(' ')[%s]" % (m, k))
+    case("lambda s: s.%s('é')[2].lower() + s.%s('é')[0]" % (m, m))
+    case("lambda s: s.%s('')[1]" % m)
+case("""def f(s):
+    sep = ',' if len(s) % 2 else 'a'
+    head = s.partition(sep)[0]
+    return head + '|' + s.rpartition(sep)[-1] + '|' + s.partition(sep)[1]
+""", name="partition items with a variable separator")
 case("lambda s: s.find('l')")
 case("lambda s: s.find('l', 3)")
 case("lambda s: s.find('l', -5, -1)")
