@@ -54,7 +54,11 @@ def is_scalar(obj):
 
 
 def as_scalar(obj):
-    """A numpy scalar as its Python value; other objects unchanged."""
+    """A numpy scalar (or 0-d array) as its Python value; other objects unchanged. Only numpy
+    objects are asked: a Polars Series answers an unknown attribute through a slow fallback,
+    which would cost more than the rest of a one-row call."""
+    if type(obj).__module__ != "numpy":
+        return obj
     if getattr(obj, "ndim", None) == 0 and hasattr(obj, "item"):
         return obj.item()
     return obj

@@ -74,6 +74,13 @@ def test_int_float_bool_params():
     assert f([1, -2], [0.5, 1e20], [True, False]) == ["1/0.5/True", "-2/1e+20/False"]
 
 
+def test_numpy_scalars_broadcast():
+    import numpy as np
+    f = nrt.udf("lambda s, n: s * n")
+    assert f(["ab", "c"], np.int64(2)) == ["abab", "cc"]
+    assert f(["ab"], np.array(3)) == ["ababab"]   # a 0-d array is a scalar too
+
+
 def test_scalars_broadcast():
     f = nrt.udf(lambda s, sep, n: (s + sep) * n)
     assert f(["a", "b"], "-", 2) == ["a-a-", "b-b-"]
