@@ -385,6 +385,10 @@ NRT_API int nrt_str_partition_item(const nrt_str *s, const nrt_str *sep, bool re
  * element gives that element (retained); an empty list gives the empty string. */
 NRT_API int nrt_str_join(const nrt_str *sep, const nrt_str_list *list, nrt_str *out,
                          struct nrt_error *err);
+/* sep.join(s.split()): the words of s (runs of non-whitespace) joined by sep, made in one
+ * allocation without the list, or s itself when that is the result. */
+NRT_API int nrt_str_join_words(const nrt_str *sep, const nrt_str *s, nrt_str *out,
+                               struct nrt_error *err);
 /* The same over an array of n strings. */
 NRT_API int nrt_str_join_array(const nrt_str *sep, const nrt_str *items, int64_t n,
                                nrt_str *out, struct nrt_error *err);

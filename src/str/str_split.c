@@ -471,6 +471,99 @@ int nrt_str_rpartition(const nrt_str *s, const nrt_str *sep, nrt_str_list **out,
   return triple(s, sep, p ? p - s->data : -2, out, err);
 }
 
+/* The end of the word that starts at i: the next whitespace character, or len. Eight bytes
+ * at a time, only a byte that is ASCII whitespace or leads a non-ASCII whitespace character
+ * (ascii_space, space_lead) needs a closer look; a step may end inside a character, whose
+ * remaining bytes the last few bytes skip one by one. */
+static int64_t word_end(const char *p, int64_t i, int64_t len) {
+  int n;
+  while (i < len) {
+    if (i + 8 <= len) {
+      uint64_t m = ascii_space(nrt_load64(p + i)) | space_lead(nrt_load64(p + i));
+      if (!m) {
+        i += 8;
+        continue;
+      }
+      i += __builtin_ctzll(m) / 8; /* the first candidate: a character's first byte */
+    } else if (((unsigned char)p[i] & 0xC0) == 0x80) {
+      i++; /* the tail of a character the last eight-byte step ended inside */
+      continue;
+    }
+    if (is_space_at(p, i, &n))
+      return i;
+    i += n;
+  }
+  return len;
+}
+
+/* One pass over the words of s (sep.join(s.split())): their bytes and count, and whether
+ * the joined result is s itself (no space before the first word or after the last, and every
+ * gap between two words exactly sep). */
+static void measure_words(const nrt_str *sep, const nrt_str *s, int64_t *bytes, int64_t *words,
+                          bool *same) {
+  const char *p = s->data;
+  int64_t len = s->len, i = 0, prev_end = -1;
+  int n;
+  *bytes = *words = 0;
+  *same = true;
+  for (;;) {
+    int64_t gap = i;
+    while (i < len && is_space_at(p, i, &n))
+      i += n;
+    if (i >= len) {
+      if (gap != len || (prev_end < 0 && len > 0))
+        *same = false; /* trailing space, or only space */
+      return;
+    }
+    int64_t j = i;
+    i = word_end(p, i, len);
+    if (prev_end < 0 ? j != 0
+                     : j - prev_end != sep->len || memcmp(p + prev_end, sep->data,
+                                                          (size_t)sep->len) != 0)
+      *same = false;
+    *bytes += i - j;
+    (*words)++;
+    prev_end = i;
+  }
+}
+
+int nrt_str_join_words(const nrt_str *sep, const nrt_str *s, nrt_str *out,
+                       struct nrt_error *err) {
+  *out = nrt_str_empty();
+  int64_t bytes, words;
+  bool same;
+  measure_words(sep, s, &bytes, &words, &same);
+  if (words == 0)
+    return NRT_OK;
+  if (same) {
+    nrt_str_retain(s);
+    *out = *s;
+    return NRT_OK;
+  }
+  if (sep->len && words - 1 > (NRT_STR_MAX_LEN - bytes) / sep->len)
+    return nrt_error_set(err, NRT_EOVERFLOW, "join() result is too long for a Python string");
+  char *w;
+  int rc = nrt_str_alloc(bytes + (words - 1) * sep->len, out, &w, err);
+  if (rc != NRT_OK)
+    return rc;
+  const char *p = s->data;
+  int64_t len = s->len, i = 0;
+  int n;
+  for (int64_t k = 0; k < words; k++) {
+    while (is_space_at(p, i, &n))
+      i += n;
+    int64_t j = i;
+    i = word_end(p, i, len);
+    if (k) {
+      memcpy(w, sep->data, (size_t)sep->len);
+      w += sep->len;
+    }
+    memcpy(w, p + j, (size_t)(i - j));
+    w += i - j;
+  }
+  return NRT_OK;
+}
+
 int nrt_str_partition_item(const nrt_str *s, const nrt_str *sep, bool reverse, int item,
                            nrt_str *out, struct nrt_error *err) {
   *out = nrt_str_empty();

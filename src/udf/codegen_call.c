@@ -419,6 +419,16 @@ static LLVMValueRef opt_str_ptr(cg *c, const udf_expr *e, cg_val *keep) {
   return cg_spill(c, keep->v);
 }
 
+/* Whether e is x.split() (on whitespace, without maxsplit). */
+static bool splits_words(const udf_expr *e) {
+  if (!e || e->kind != UDF_E_CALL || e->u.call.ckind != UDF_CALL_METHOD ||
+      e->u.call.method != UDF_M_SPLIT)
+    return false;
+  const udf_expr *sep = e->u.call.ncargs > 0 ? e->u.call.cargs[0] : NULL;
+  const udf_expr *maxsplit = e->u.call.ncargs > 1 ? e->u.call.cargs[1] : NULL;
+  return (!sep || sep->kind == UDF_E_NONE) && !maxsplit;
+}
+
 cg_val cg_partition_item(cg *c, const udf_expr *call, int item) {
   cg_val s = cg_expr(c, call->u.call.receiver);
   cg_val sep = cg_expr(c, call->u.call.cargs[0]);
@@ -501,6 +511,11 @@ static cg_val method(cg *c, const udf_expr *e) {
     LLVMValueRef args[3] = {cg_spill(c, s.v), cg_spill(c, k[0].v),
                             LLVMConstInt(c->i32, m == UDF_M_RPARTITION, 0)};
     r = cg_rt_list(c, "nrt_udf_rt_partition", "i:pssiq", args, 3, UDF_TY_TUPLE_STR);
+  } else if (m == UDF_M_JOIN && splits_words(ARG(0))) {
+    /* sep.join(x.split()): the words joined in one string, no list of them */
+    k[0] = cg_expr(c, ARG(0)->u.call.receiver);
+    LLVMValueRef args[2] = {cg_spill(c, s.v), cg_spill(c, k[0].v)};
+    r = rt_str(c, "nrt_udf_rt_join_words", "i:psss", args, 2);
   } else if (m == UDF_M_JOIN) {
     k[0] = cg_expr(c, ARG(0));
     if (udf_type_base(k[0].type) == UDF_TY_STR) {

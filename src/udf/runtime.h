@@ -94,6 +94,9 @@ int32_t nrt_udf_rt_splitlines(struct nrt_error *err, const nrt_str *s, int32_t k
                               nrt_meminfo **out);
 int32_t nrt_udf_rt_partition(struct nrt_error *err, const nrt_str *s, const nrt_str *sep,
                              int32_t reverse, nrt_meminfo **out);
+/* sep.join(s.split()) in one string (nrt_str_join_words). */
+int32_t nrt_udf_rt_join_words(struct nrt_error *err, const nrt_str *sep, const nrt_str *s,
+                              nrt_str *out);
 /* s.partition(sep)[item] / s.rpartition(sep)[item] (item 0 to 2): one new str, no tuple. */
 int32_t nrt_udf_rt_partition_item(struct nrt_error *err, const nrt_str *s, const nrt_str *sep,
                                   int32_t reverse, int32_t item, nrt_str *out);

@@ -301,6 +301,11 @@ int32_t nrt_udf_rt_partition(struct nrt_error *err, const nrt_str *s, const nrt_
   return list_result(rc, l, out);
 }
 
+int32_t nrt_udf_rt_join_words(struct nrt_error *err, const nrt_str *sep, const nrt_str *s,
+                              nrt_str *out) {
+  return nrt_str_join_words(sep, s, out, err);
+}
+
 int32_t nrt_udf_rt_partition_item(struct nrt_error *err, const nrt_str *s, const nrt_str *sep,
                                   int32_t reverse, int32_t item, nrt_str *out) {
   return nrt_str_partition_item(s, sep, reverse != 0, item, out, err);

@@ -24,7 +24,7 @@ static const struct nrt_udf_symbol common[] = {
     SYM(nrt_udf_rt_list_repeat), SYM(nrt_udf_rt_list_contains), SYM(nrt_udf_rt_list_eq),
     SYM(nrt_udf_rt_startswith_list), SYM(nrt_udf_rt_endswith_list), SYM(nrt_udf_rt_split),
     SYM(nrt_udf_rt_rsplit), SYM(nrt_udf_rt_splitlines), SYM(nrt_udf_rt_partition),
-    SYM(nrt_udf_rt_partition_item),
+    SYM(nrt_udf_rt_partition_item), SYM(nrt_udf_rt_join_words),
     SYM(nrt_udf_rt_join), SYM(nrt_udf_rt_join_chars), SYM(nrt_udf_rt_str_minmax),
     SYM(nrt_udf_rt_list_minmax), SYM(nrt_udf_rt_format_str), SYM(nrt_udf_rt_repr),
     SYM(nrt_udf_rt_write_room), SYM(nrt_udf_rt_write_int),

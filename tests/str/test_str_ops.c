@@ -468,6 +468,41 @@ static void test_split(void) {
   CHECK_EQ_INT(nrt_str_partition_item(&p, &eq, false, 3, &r, &err), NRT_EINVAL);
 }
 
+/* sep.join(s.split()) in one step equals the split and the join, on strings mixing ASCII,
+ * two-, three- and four-byte characters with every kind of whitespace at every offset (the
+ * eight-byte steps of the word scan end inside characters). */
+static void test_join_words(void) {
+  static const char *const pieces[] = {"a", "bc", "é", "ﬓ", "東京", "😀", " ", "  ", "\t",
+                                       "\xc2\x85", "\xc2\xa0", "\xe3\x80\x80",
+                                       "\xe2\x80\xa8", "\xe1\x9a\x80", "\xc2\xa9",
+                                       "\xe2\x82\xac", "\x1c", "x\x01y"};
+  static const char *const seps[] = {" ", "", "--", "é"};
+  enum { NPIECES = sizeof pieces / sizeof pieces[0] };
+  uint32_t state = 12345;
+  char text[256];
+  for (int t = 0; t < 4000; t++) {
+    size_t len = 0;
+    int n = (int)((state = state * 1103515245u + 12345u) >> 16) % 24;
+    for (int k = 0; k < n; k++) {
+      const char *piece = pieces[((state = state * 1103515245u + 12345u) >> 16) % NPIECES];
+      size_t m = strlen(piece);
+      memcpy(text + len, piece, m);
+      len += m;
+    }
+    nrt_str s = nrt_str_view(text, (int64_t)len), got, want;
+    nrt_str sep = nrt_str_view(seps[t % 4], (int64_t)strlen(seps[t % 4]));
+    nrt_str_list *l = NULL;
+    CHECK_EQ_INT(nrt_str_join_words(&sep, &s, &got, NULL), NRT_OK);
+    CHECK_EQ_INT(nrt_str_split(&s, NULL, -1, &l, NULL), NRT_OK);
+    CHECK_EQ_INT(nrt_str_join(&sep, l, &want, NULL), NRT_OK);
+    if (got.len != want.len || memcmp(got.data, want.data, (size_t)got.len) != 0)
+      check_failf(__FILE__, __LINE__, "join_words differs on case %d", t);
+    nrt_str_release(&got);
+    nrt_str_release(&want);
+    nrt_str_list_release(l);
+  }
+}
+
 static void test_list_join(void) {
   nrt_str_list *l;
   nrt_str r, sep = V(", ");
@@ -539,6 +574,7 @@ int main(void) {
   test_replace();
   test_strip();
   test_split();
+  test_join_words();
   test_list_join();
   test_allocation_counts();
   CHECK_NO_LEAK(before);

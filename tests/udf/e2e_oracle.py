@@ -179,6 +179,12 @@ for m in ["upper", "lower", "casefold", "capitalize", "title", "swapcase", "isal
         case("lambda s: '|'.join(s.%s%s)" % (m, arg))
     else:
         case("lambda s: s.%s()" % m)
+# sep.join(s.split()) made in one step (no list), any separator.
+case("lambda s: ' '.join(s.split())")
+case("lambda s: '-'.join(s.split()).title()")
+case("lambda s: ''.join(s.split())")
+case("lambda s: s[:2].join(s.split())")
+case("lambda s: ' '.join(s.split(None))")
 # One item of a partition (made alone, without the tuple), every index form.
 for m in ("partition", "rpartition"):
     for k in ("0", "1", "2", "-1", "-2", "-3"):
