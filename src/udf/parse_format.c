@@ -86,6 +86,18 @@ static udf_fpart field_part(fmt *f, int arg, char conversion, const char *spec, 
   part.is_field = true;
   part.expr = copy_expr(f, f->argv[arg]);
   part.conversion = conversion;
+  if (part.expr && part.expr->kind == UDF_E_NONE) { /* None: its str() and repr() are 'None' */
+    if (!conversion && speclen) {
+      fail(f, NRT_ETYPE, "formatting raises TypeError: %s",
+           "unsupported format string passed to NoneType.__format__");
+      part.expr = NULL;
+      return part;
+    }
+    part.expr->kind = UDF_E_STR;
+    part.expr->u.str.data = "None";
+    part.expr->u.str.len = 4;
+    part.conversion = 0;
+  }
   part.spec.data = udf_arena_strndup(f->a, spec, (size_t)speclen);
   part.spec.len = speclen;
   if (!part.spec.data) part.expr = NULL, oom(f);
@@ -256,8 +268,8 @@ static bool format_text(fmt *f, const char *s, int64_t len, int depth, char *out
                   cs);
     }
     if (depth == 0) {
-      if (!push(f, field_part(f, arg, conv, spec, speclen))) return false;
-      if (f->n && !f->parts[f->n - 1].expr) return false;
+      udf_fpart part = field_part(f, arg, conv, spec, speclen);
+      if (!part.expr || !push(f, part)) return false;
       if (f->nrefs == f->caprefs) {
         int ncap = f->caprefs ? f->caprefs * 2 : 8;
         int *grown = udf_arena_alloc(f->a, (size_t)ncap * sizeof *grown);
@@ -364,6 +376,8 @@ static bool star_value(fmt *f, const udf_expr *e, int64_t *v) {
     *v = -e->u.unary.operand->u.ival;
     return true;
   }
+  if (e->kind == UDF_E_STR || e->kind == UDF_E_FLOAT || e->kind == UDF_E_NONE)
+    return fail(f, NRT_ETYPE, "%%-formatting raises TypeError: %s", "* wants int");
   return fail(f, NRT_EUNSUPPORTED, "unsupported: %s",
               "a '*' width or precision in %-formatting whose argument is not an int literal");
 }
@@ -427,7 +441,7 @@ udf_expr *udf_format_percent(udf_diagctx *dc, udf_arena *a, udf_expr *fmte, udf_
       continue;
     }
     if (!push_text(&f, s + lit, i - lit)) return NULL;
-    int64_t j = i + 1;
+    int64_t pct = i, j = i + 1;
     if (j < len && s[j] == '(')
       return fail(&f, NRT_ETYPE, "%%-formatting raises TypeError: %s",
                   "format requires a mapping"),
@@ -476,10 +490,11 @@ udf_expr *udf_format_percent(udf_diagctx *dc, udf_arena *a, udf_expr *fmte, udf_
     char type = s[j];
     i = j + 1;
     lit = i;
-    if (type == '%') {
+    if (type == '%' && j == pct + 1) { /* "%%" (anything between makes '%' a bad conversion) */
       if (!push_text(&f, "%", 1)) return NULL;
       continue;
     }
+    if (argi >= f.nargs) return not_enough(&f), NULL; /* CPython takes the argument first */
     if (!strchr("sradiuoxXeEfFgGc", type) || type == 0) {
       size_t k;
       uint32_t cp = nrt_utf8_decode(s + j, (size_t)(len - j), &k);
@@ -489,7 +504,6 @@ udf_expr *udf_format_percent(udf_diagctx *dc, udf_arena *a, udf_expr *fmte, udf_
                cp >= 32 && cp <= 126 ? (char)cp : '?', cp, nrt_str_len(s, j));
       return fail(&f, NRT_EVALUE, "%%-formatting raises ValueError: %s", msg), NULL;
     }
-    if (argi >= f.nargs) return not_enough(&f), NULL;
     int arg = argi++;
     if (type == 'c') {
       if (!char_literal(&f, f.argv[arg], left, width)) return NULL;
@@ -517,6 +531,16 @@ udf_expr *udf_format_percent(udf_diagctx *dc, udf_arena *a, udf_expr *fmte, udf_
       if (width >= 0) m += snprintf(spec + m, sizeof spec - (size_t)m, "%" PRId64, width);
       if (prec >= 0) m += snprintf(spec + m, sizeof spec - (size_t)m, ".%" PRId64, prec);
       spec[m++] = type == 'i' || type == 'u' ? 'd' : type;
+    }
+    if (!conv && f.argv[arg]->kind == UDF_E_NONE) {
+      char msg[96];
+      if (strchr("diu", type))
+        snprintf(msg, sizeof msg, "%%%c format: a real number is required, not NoneType", type);
+      else if (strchr("oxX", type))
+        snprintf(msg, sizeof msg, "%%%c format: an integer is required, not NoneType", type);
+      else
+        snprintf(msg, sizeof msg, "must be real number, not NoneType");
+      return fail(&f, NRT_ETYPE, "%%-formatting raises TypeError: %s", msg), NULL;
     }
     udf_fpart part = field_part(&f, arg, conv, spec, m);
     if (!part.expr) return NULL;

@@ -1204,15 +1204,37 @@ static udf_type check_user_call(ck *c, udf_expr *e, udf_func *f) {
 
 static udf_type check_fstring(ck *c, udf_expr *e);
 
-/* repr(x) / ascii(x): the final pass turns the call into the f-string f'{x!r}' / f'{x!a}'. */
+/* repr(x) / ascii(x) / format(x[, 'spec']): the final pass turns the call into the f-string
+ * f'{x!r}' / f'{x!a}' / f'{x:spec}'. */
 static udf_type check_repr(ck *c, udf_expr *e, const char *id) {
+  bool is_format = id[0] == 'f';
+  int n = e->u.call.nargs;
   if (e->u.call.nkeywords)
     return err(c, NRT_ETYPE, e->loc, "%s() takes no keyword arguments", id);
-  if (e->u.call.nargs != 1)
-    return err(c, NRT_ETYPE, e->loc, "%s() takes exactly one argument (%d given)", id,
-               e->u.call.nargs);
+  if (is_format && (n < 1 || n > 2))
+    return err(c, NRT_ETYPE, e->loc, "format expected at %s %d argument%s, got %d",
+               n < 1 ? "least" : "most", n < 1 ? 1 : 2, n < 1 ? "" : "s", n);
+  if (!is_format && n != 1)
+    return err(c, NRT_ETYPE, e->loc, "%s() takes exactly one argument (%d given)", id, n);
   udf_expr *x = e->u.call.args[0];
-  if (x->kind == UDF_E_NONE) { /* repr(None) */
+  udf_strlit spec = {"", 0};
+  if (n == 2) {
+    udf_expr *sp = e->u.call.args[1];
+    if (sp->kind != UDF_E_STR) {
+      udf_type st = check_expr(c, &e->u.call.args[1]);
+      if (st == UNKNOWN) return UNKNOWN;
+      if (st != UDF_TY_STR)
+        return err(c, NRT_ETYPE, sp->loc, "format() argument 2 must be str, not %s",
+                   none_name(st));
+      return err(c, NRT_EUNSUPPORTED, sp->loc,
+                 "unsupported: format() with a spec that is not a literal");
+    }
+    spec = sp->u.str;
+  }
+  if (is_format && x->kind == UDF_E_NONE && spec.len)
+    return err(c, NRT_ETYPE, e->loc,
+               "unsupported format string passed to NoneType.__format__");
+  if (x->kind == UDF_E_NONE) { /* repr(None), format(None) */
     if (c->final) {
       e->kind = UDF_E_STR;
       e->u.str.data = "None";
@@ -1228,8 +1250,8 @@ static udf_type check_repr(ck *c, udf_expr *e, const char *id) {
   if (!part) return oom(c);
   part->is_field = true;
   part->expr = x;
-  part->conversion = id[0] == 'r' ? 'r' : 'a';
-  part->spec.data = "";
+  part->conversion = is_format ? 0 : id[0] == 'r' ? 'r' : 'a';
+  part->spec = spec;
   e->kind = UDF_E_FSTRING;
   e->u.fstring.parts = part;
   e->u.fstring.nparts = 1;
@@ -1266,7 +1288,8 @@ static udf_type check_call(ck *c, udf_expr *e) {
   }
   for (int i = 0; i < c->m->nfuncs; i++)
     if (strcmp(c->m->funcs[i]->name, id) == 0) return check_user_call(c, e, c->m->funcs[i]);
-  if (strcmp(id, "repr") == 0 || strcmp(id, "ascii") == 0) return check_repr(c, e, id);
+  if (strcmp(id, "repr") == 0 || strcmp(id, "ascii") == 0 || strcmp(id, "format") == 0)
+    return check_repr(c, e, id);
   static const char *const builtins[] = {"len", "str", "int", "float", "bool", "ord",
                                          "chr", "abs", "min", "max", "range", "list", NULL};
   for (int i = 0; builtins[i]; i++)

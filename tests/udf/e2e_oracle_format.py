@@ -70,12 +70,19 @@ case("""def f(s, n):
         return '%s has %d (%.1f%%)' % (s, n, n / 3)
     return '%r' % s
 """, rows=NI, types=("str", "int"), name="% in returns (write form)")
+case("lambda s: '%-3c|%e|%5.1s|%#5x|%+s|%-*d|%.*f' % (65, True, True, True, s, -3, 5, -2, 1.5)",
+     rows=ROWS, name="flags on bool, negative * values")
+case("lambda s: '%s|%r|%5s|' % (None, None, None) + '{}{!r}{!s:>6}'.format(None, None, None)",
+     rows=ROWS[:2], name="None arguments")
 case("lambda s: '%s' % True + '%d' % True + '%s' % 1.5", rows=ROWS[:2], name="bool and float args")
 
 # --- repr() and ascii()
 case("lambda s: repr(s) + ascii(s)", rows=ROWS)
 case("lambda n: repr(n) + ascii(n) + repr(n > 0) + repr(-n)", rows=IN[:-4] + IN[-3:], types=("int",))
 case("lambda x: repr(x) + '|' + ascii(x)", rows=FL, types=("float",))
+case("lambda s: format(s, '*>8') + format(len(s), '04d') + format(len(s) / 3, '.2f') + "
+     "format(True) + format(s) + format(None)", rows=ROWS, name="format() builtin")
+case("lambda s: format(s, 'd')", rows=ROWS[:2], name="format() with a bad spec: ValueError")
 case("lambda s: len(repr(s)) + len(ascii(s))", rows=ROWS, name="repr in the value form")
 
 if __name__ == "__main__":
