@@ -108,11 +108,13 @@ static udf_fpart field_part(fmt *f, int arg, char conversion, const char *spec, 
 
 /* The argument a field name denotes, or -1 with the error set. */
 static int resolve_name(fmt *f, const char *name, int64_t len) {
+  char shown[128]; /* the name for messages (cut: the message has a bounded size anyway) */
+  snprintf(shown, sizeof shown, "%.*s", (int)(len < 120 ? len : 120), name);
   for (int64_t i = 0; i < len; i++)
     if (name[i] == '.' || name[i] == '[')
       return fail(f, NRT_EUNSUPPORTED,
                   "unsupported: attribute or index lookup in a str.format field ('%s')",
-                  udf_arena_strndup(f->a, name, (size_t)len)),
+                  shown),
              -1;
   if (len == 0) {
     if (f->numbering == 2)
@@ -154,8 +156,7 @@ static int resolve_name(fmt *f, const char *name, int64_t len) {
   for (int i = f->npos; i < f->nargs; i++)
     if ((int64_t)strlen(f->names[i]) == len && memcmp(f->names[i], name, (size_t)len) == 0)
       return i;
-  return fail(f, NRT_EINDEX, "str.format raises KeyError: '%s'",
-              udf_arena_strndup(f->a, name, (size_t)len)),
+  return fail(f, NRT_EINDEX, "str.format raises KeyError: '%s'", shown),
          -1;
 }
 

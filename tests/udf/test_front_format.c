@@ -3,9 +3,11 @@
  * and message; the forms nrt cannot run are "unsupported: ..." errors. Exact message, line,
  * column and status; nothing leaks. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "support/check.h"
+#include "udf/ast_arena.h"
 #include "udf/front.h"
 
 typedef struct bad {
@@ -144,9 +146,36 @@ static int check_bad(const bad *b, size_t i) {
   return ok;
 }
 
+/* Allocation failure in the desugaring: every failing allocation gives NRT_ENOMEM (or the
+ * program's own error), nothing leaks. */
+static const char *trial_src;
+static int trial_want;
+static int trial(void *ctx) {
+  (void)ctx;
+  udf_type pt[1] = {UDF_TY_STR};
+  udf_module *m = NULL;
+  int rc = udf_front_compile(trial_src, strlen(trial_src), "t.py", NULL, pt, 1, &m, NULL, NULL);
+  CHECK(rc == trial_want || rc == NRT_ENOMEM);
+  if (m) udf_module_free(m);
+  CHECK(rc == NRT_OK || m == NULL);
+  return rc == trial_want ? NRT_OK : rc;
+}
+
 int main(void) {
   int n = 0;
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) n += check_bad(&cases[i], i);
   printf("test_front_format: %d bad programs diagnosed exactly\n", n);
+  udf_arena_chunk_size = getenv("NRT_UNDER_VALGRIND") ? 256 : 1;
+  trial_src = "def f(s):\n    a = '{0}|{1!r:>{w}}|{n:.2f}|{{}}'.format(s, s, w=5, n=len(s) / 3)\n"
+              "    b = '%-5s|%+05d|%.3e|%c|%*s|%%' % (s, len(s), 1.5, 65, 3, s)\n"
+              "    return a + b + repr(s) + ascii(len(s)) + format(s, '>3') + '%s' % None\n";
+  trial_want = NRT_OK;
+  check_every_allocation_failure("format program", trial, NULL);
+  trial_src = "def f(s):\n    return '{}-{x}'.format(s, y=1)\n";
+  trial_want = NRT_EINDEX;
+  check_every_allocation_failure("KeyError program", trial, NULL);
+  trial_src = "def f(s):\n    return '%d %s' % (len(s), s, s)\n";
+  trial_want = NRT_ETYPE;
+  check_every_allocation_failure("% count program", trial, NULL);
   return check_finish("test_front_format");
 }
