@@ -55,6 +55,17 @@ static bool push(fmt *f, udf_fpart part) {
 }
 
 static bool push_text(fmt *f, const char *s, int64_t len) {
+  if (len == 0) return true;
+  if (f->n && !f->parts[f->n - 1].is_field) { /* after literal text: join the two */
+    udf_strlit *t = &f->parts[f->n - 1].text;
+    char *joined = udf_arena_alloc(f->a, (size_t)(t->len + len + 1));
+    if (!joined) return oom(f);
+    memcpy(joined, t->data, (size_t)t->len);
+    memcpy(joined + t->len, s, (size_t)len);
+    t->data = joined;
+    t->len += len;
+    return true;
+  }
   udf_fpart part;
   memset(&part, 0, sizeof part);
   part.text.data = udf_arena_strndup(f->a, s, (size_t)len);
@@ -333,6 +344,10 @@ static bool check_order(fmt *f) {
 }
 
 static udf_expr *finish(fmt *f) {
+  if (f->n > 256) /* the f-string's own limit (parse.c) */
+    return udf_diag_error(f->dc, NRT_EUNSUPPORTED, f->loc,
+                          "unsupported: a format string of more than 256 parts"),
+           NULL;
   udf_expr *e = udf_arena_alloc(f->a, sizeof *e);
   if (!e) return oom(f), NULL;
   e->kind = UDF_E_FSTRING;
@@ -408,16 +423,13 @@ static bool char_literal(fmt *f, const udf_expr *e, bool left, int64_t width) {
     return fail(f, NRT_EUNSUPPORTED, "unsupported: %s",
                 "%c of a value that is not a literal (use chr() and %s)");
   }
-  if (width > 1 << 20)
-    return fail(f, NRT_EUNSUPPORTED, "unsupported: %s", "a %c width this large");
-  if (!left)
-    for (int64_t k = 1; k < width; k++)
-      if (!push_text(f, " ", 1)) return false;
-  if (!push_text(f, buf, n)) return false;
-  if (left)
-    for (int64_t k = 1; k < width; k++)
-      if (!push_text(f, " ", 1)) return false;
-  return true;
+  int64_t pad = width > 1 ? width - 1 : 0; /* width <= 2**20 (checked by the caller) */
+  char *text = udf_arena_alloc(f->a, (size_t)(pad + n));
+  if (!text) return oom(f);
+  memset(text, ' ', (size_t)pad);
+  memcpy(left ? text : text + pad, buf, (size_t)n);
+  if (left) memset(text + n, ' ', (size_t)pad);
+  return push_text(f, text, pad + n);
 }
 
 udf_expr *udf_format_percent(udf_diagctx *dc, udf_arena *a, udf_expr *fmte, udf_expr *right) {

@@ -61,7 +61,7 @@ case("lambda n: '%d %i %5d %-5d| %05d %+d % d %x %X %#x %o %#o' % (n, n, n, n, n
 case("lambda x: '%f|%.2f|%10.3e|%-12g|%+G|%#.0f|%08.2f|%E|%F' % (x, x, x, x, x, x, x, x, x)",
      rows=FL, types=("float",))
 case("lambda x: '%d|%i' % (x, x)", rows=[r for r in FL if abs(r[0]) < 1e18 or r[0] != r[0]], types=("float",), name="%d of a float truncates")
-case("lambda s: '100%% %s %c%c' % (s, 65, 'é')", rows=ROWS, name="%% and %c of literals")
+case("lambda s: '100%% %s %c%c|%5c|%-4c|' % (s, 65, 'é', 0x1F600, 'ü')", rows=ROWS, name="%% and %c of literals")
 case("lambda s: '%*s|%-*s|%.*s' % (6, s, 6, s, 2, s)", rows=ROWS, name="* width and precision")
 case("lambda s, n: ('%s=%d' % (s, n)).upper() + ('%x' % n)", rows=NI, types=("str", "int"),
      name="value form: % results in expressions")
