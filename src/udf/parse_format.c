@@ -321,26 +321,19 @@ static bool format_text(fmt *f, const char *s, int64_t len, int depth, char *out
   return true;
 }
 
-/* Each argument that is not trivial must be used once, in the order of evaluation. */
-static bool check_order(fmt *f) {
+/* True when the fields use each argument that is not trivial once, in the order of
+ * evaluation: then the f-string's own order of evaluation is CPython's. */
+static bool in_order(const fmt *f) {
   int want = 0;
   for (int r = 0; r < f->nrefs; r++) {
     int k = f->refs[r];
     if (is_trivial(f->argv[k])) continue;
     while (want < f->nargs && is_trivial(f->argv[want])) want++;
-    if (k != want) break;
+    if (k != want) return false;
     want++;
   }
   while (want < f->nargs && is_trivial(f->argv[want])) want++;
-  bool ok = want == f->nargs;
-  for (int r = 0; ok && r < f->nrefs; r++)
-    for (int q = r + 1; q < f->nrefs; q++)
-      if (f->refs[q] == f->refs[r] && !is_trivial(f->argv[f->refs[r]])) ok = false;
-  if (!ok)
-    return fail(f, NRT_EUNSUPPORTED, "unsupported: %s",
-                "a str.format argument that is used twice, out of order or not at all and is "
-                "not a name or a literal (assign it to a variable first)");
-  return true;
+  return want == f->nargs;
 }
 
 static udf_expr *finish(fmt *f) {
@@ -357,7 +350,76 @@ static udf_expr *finish(fmt *f) {
   return e;
 }
 
-udf_expr *udf_format_call(udf_diagctx *dc, udf_arena *a, udf_expr *call) {
+/* Otherwise the arguments are passed to a hidden helper, `def <str.format>(arg0, arg1, ...):
+ * return f'...'` over its parameters, so a call evaluates each once and in order. */
+static udf_expr *through_helper(fmt *f, udf_module *m, udf_expr *call, const udf_expr *lit) {
+  udf_func *fn = udf_arena_alloc(f->a, sizeof *fn);
+  udf_var **params = udf_arena_alloc(f->a, (size_t)(f->nargs + 1) * sizeof *params);
+  udf_expr **names = udf_arena_alloc(f->a, (size_t)(f->nargs + 1) * sizeof *names);
+  udf_expr **args = udf_arena_alloc(f->a, (size_t)(f->nargs + 1) * sizeof *args);
+  udf_func **funcs = udf_arena_alloc(f->a, (size_t)(m->nfuncs + 1) * sizeof *funcs);
+  udf_stmt *ret = udf_arena_alloc(f->a, sizeof *ret);
+  udf_stmt **body = udf_arena_alloc(f->a, sizeof *body);
+  udf_expr *callee = udf_arena_alloc(f->a, sizeof *callee);
+  char name[64];
+  snprintf(name, sizeof name, "<str.format at %d:%d>", (int)f->loc.line, (int)f->loc.col);
+  if (!fn || !params || !names || !args || !funcs || !ret || !body || !callee) return oom(f), NULL;
+  fn->name = udf_arena_strndup(f->a, name, strlen(name));
+  if (!fn->name) return oom(f), NULL;
+  for (int k = 0; k < f->nargs; k++) {
+    char pn[24];
+    snprintf(pn, sizeof pn, "arg%d", k);
+    params[k] = udf_arena_alloc(f->a, sizeof *params[k]);
+    names[k] = udf_arena_alloc(f->a, sizeof *names[k]);
+    if (!params[k] || !names[k]) return oom(f), NULL;
+    params[k]->name = names[k]->u.name.id = udf_arena_strndup(f->a, pn, strlen(pn));
+    if (!params[k]->name) return oom(f), NULL;
+    params[k]->index = k;
+    params[k]->is_param = true;
+    params[k]->loc = f->argv[k]->loc;
+    names[k]->kind = UDF_E_NAME;
+    names[k]->loc = f->argv[k]->loc;
+    args[k] = f->argv[k];
+    if (is_trivial(args[k]) && args[k]->kind != UDF_E_NAME)
+      names[k] = args[k]; /* a literal stays one (nested specs need its value) */
+  }
+  /* the same fields over the parameters (every one trivial now) */
+  f->argv = names;
+  f->n = f->nrefs = 0;
+  f->numbering = f->next_auto = 0;
+  if (!format_text(f, lit->u.str.data, lit->u.str.len, 0, NULL, NULL, 0)) return NULL;
+  udf_expr *fs = finish(f);
+  if (!fs) return NULL;
+  fn->loc = f->loc;
+  fn->params = params;
+  fn->nparams = f->nargs;
+  fn->locals = params;
+  fn->nlocals = f->nargs;
+  ret->kind = UDF_S_RETURN;
+  ret->loc = f->loc;
+  ret->u.ret.value = fs;
+  body[0] = ret;
+  fn->body.items = body;
+  fn->body.n = 1;
+  fn->index = m->nfuncs;
+  if (m->nfuncs) memcpy(funcs, m->funcs, (size_t)m->nfuncs * sizeof *funcs);
+  funcs[m->nfuncs] = fn;
+  m->funcs = funcs;
+  m->nfuncs++;
+  callee->kind = UDF_E_NAME;
+  callee->loc = call->loc;
+  callee->u.name.id = fn->name;
+  udf_expr *e = udf_arena_alloc(f->a, sizeof *e);
+  if (!e) return oom(f), NULL;
+  e->kind = UDF_E_CALL;
+  e->loc = call->loc;
+  e->u.call.func = callee;
+  e->u.call.args = args;
+  e->u.call.nargs = f->nargs;
+  return e;
+}
+
+udf_expr *udf_format_call(udf_diagctx *dc, udf_arena *a, udf_module *m, udf_expr *call) {
   const udf_expr *lit = call->u.call.func->u.attribute.value;
   fmt f;
   memset(&f, 0, sizeof f);
@@ -375,7 +437,7 @@ udf_expr *udf_format_call(udf_diagctx *dc, udf_arena *a, udf_expr *call) {
     f.names[f.npos + i] = call->u.call.keywords[i].name;
   }
   if (!format_text(&f, lit->u.str.data, lit->u.str.len, 0, NULL, NULL, 0)) return NULL;
-  if (!check_order(&f)) return NULL;
+  if (!in_order(&f)) return through_helper(&f, m, call, lit);
   return finish(&f);
 }
 

@@ -13,9 +13,11 @@
 
 /* `'literal'.format(args...)`: `call` is the parsed call whose func is the attribute `format`
  * of a UDF_E_STR. Returns the equivalent UDF_E_FSTRING, or NULL with the error in dc.
- * Arguments keep CPython's evaluation (each once, in order): an argument used twice, out of
- * order or not at all must be a name or a literal, else it is a compile error. */
-udf_expr *udf_format_call(udf_diagctx *dc, udf_arena *a, udf_expr *call);
+ * Arguments keep CPython's evaluation (each once, in order): when the fields use an argument
+ * that is not a name or a literal twice, out of order or not at all, the result is instead a
+ * call of a hidden helper added to m (`def <str.format at L:C>(arg0, ...): return f'...'`),
+ * which evaluates the arguments as CPython does. */
+udf_expr *udf_format_call(udf_diagctx *dc, udf_arena *a, udf_module *m, udf_expr *call);
 
 /* `'literal' % right`: a tuple display gives the arguments, any other value is the single
  * argument. Returns the equivalent UDF_E_FSTRING (its fields carry the % conversion in

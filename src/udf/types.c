@@ -1368,7 +1368,7 @@ static bool desugar_format(ck *c, udf_expr *e) {
       e->u.call.func->kind == UDF_E_ATTRIBUTE &&
       e->u.call.func->u.attribute.value->kind == UDF_E_STR &&
       strcmp(e->u.call.func->u.attribute.attr, "format") == 0)
-    f = udf_format_call(c->dc, c->a, e);
+    f = udf_format_call(c->dc, c->a, c->m, e);
   else if (e->kind == UDF_E_BINARY && e->u.binary.op == UDF_OP_MOD &&
            e->u.binary.left->kind == UDF_E_STR)
     f = udf_format_percent(c->dc, c->a, e->u.binary.left, e->u.binary.right);

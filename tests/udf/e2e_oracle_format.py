@@ -52,6 +52,22 @@ case("lambda s: '{:d}'.format(s)", rows=ROWS[:3], name="bad spec for str: ValueE
 case("lambda s: '{0}{1}'.format(s, int(s))", rows=[[v] for v in o.INTSTR if v != "9223372036854775808"],
      name="argument that raises, used in order")
 
+SMALL = [[v] for v in o.INTSTR if len(v) < 15] + [["12345"], ["x123456"]]
+case("lambda s: '{1}|{0}|{1}'.format(s.upper(), int(s) * 2)", rows=SMALL,
+     name="arguments out of order and twice: each evaluated once, in order (hidden helper)")
+case("lambda s: '{1}{0}'.format(int(s), s[5])", rows=SMALL,
+     name="out of order: the first argument's exception wins")
+case("lambda s: '{}'.format(s.lower(), int(s))", rows=SMALL,
+     name="an unused argument still raises")
+case("lambda s: '{b:{w}}{a!r}'.format(a=s.strip(), b=len(s) // 1, w=6)", rows=ROWS,
+     name="keywords out of order with a nested literal spec")
+case("""def f(s):
+    out = ''
+    for w in s.split():
+        out += '{1}{0}'.format(w.upper(), len(w))
+    return '{0}<{0}>'.format(out.strip())
+""", rows=ROWS, name="hidden helpers in a loop and in the return (write form)")
+
 # --- %-formatting
 case("lambda s: '%s|%r|%a' % (s, s, s)", rows=ROWS)
 case("lambda s: '<%10s|%-10s|%.2s|%5.1s>' % (s, s, s, s)", rows=ROWS)

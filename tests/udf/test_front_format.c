@@ -56,15 +56,6 @@ static const bad cases[] = {
      "unsupported: attribute or index lookup in a str.format field ('0.real')"},
     {F("'{0[1]}'.format(s)"), UNS, 2, 12,
      "unsupported: attribute or index lookup in a str.format field ('0[1]')"},
-    {F("'{1}{0}'.format(s.upper(), s.lower())"), UNS, 2, 12,
-     "unsupported: a str.format argument that is used twice, out of order or not at all and is "
-     "not a name or a literal (assign it to a variable first)"},
-    {F("'{0}{0}'.format(s.upper())"), UNS, 2, 12,
-     "unsupported: a str.format argument that is used twice, out of order or not at all and is "
-     "not a name or a literal (assign it to a variable first)"},
-    {F("'{}'.format(s, int(s))"), UNS, 2, 12,
-     "unsupported: a str.format argument that is used twice, out of order or not at all and is "
-     "not a name or a literal (assign it to a variable first)"},
     {F("'{:{}}'.format(s, len(s))"), UNS, 2, 12,
      "unsupported: a nested replacement field in a format spec whose argument is not an int or "
      "str literal"},
@@ -176,7 +167,8 @@ int main(void) {
   udf_arena_chunk_size = getenv("NRT_UNDER_VALGRIND") ? 256 : 1;
   trial_src = "def f(s):\n    a = '{0}|{1!r:>{w}}|{n:.2f}|{{}}'.format(s, s, w=5, n=len(s) / 3)\n"
               "    b = '%-5s|%+05d|%.3e|%c|%*s|%%' % (s, len(s), 1.5, 65, 3, s)\n"
-              "    return a + b + repr(s) + ascii(len(s)) + format(s, '>3') + '%s' % None\n";
+              "    c = '{1}{0}{1}'.format(s.upper(), len(s), s.strip())\n"
+              "    return a + b + c + repr(s) + ascii(len(s)) + format(s, '>3') + '%s' % None\n";
   trial_want = NRT_OK;
   check_every_allocation_failure("format program", trial, NULL);
   trial_src = "def f(s):\n    return '{}-{x}'.format(s, y=1)\n";
