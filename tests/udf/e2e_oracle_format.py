@@ -68,6 +68,15 @@ case("""def f(s):
     return '{0}<{0}>'.format(out.strip())
 """, rows=ROWS, name="hidden helpers in a loop and in the return (write form)")
 
+case("lambda s: ','.join(['{1}{0}'.format(c.upper(), c) for c in s])", rows=ROWS,
+     name="hidden helper over a comprehension variable")
+case("""def f(s):
+    try:
+        return '{0}:{0}'.format(int(s))
+    except ValueError as e:
+        return '{}|{!s:>5}'.format(e, 'bad') + '%s' % s
+""", rows=SMALL, name="format in try and except, the exception's message")
+
 # --- %-formatting
 case("lambda s: '%s|%r|%a' % (s, s, s)", rows=ROWS)
 case("lambda s: '<%10s|%-10s|%.2s|%5.1s>' % (s, s, s, s)", rows=ROWS)
