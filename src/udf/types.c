@@ -1266,6 +1266,10 @@ static udf_type check_call(ck *c, udf_expr *e) {
       return err(c, NRT_EUNSUPPORTED, fx->loc,
                  "unsupported: str.format on a format string that is not a literal");
     if (recv->kind == UDF_E_NAME && (strcmp(recv->u.name.id, "str") == 0) &&
+        !find_local(c, "str") && strcmp(fx->u.attribute.attr, "maketrans") == 0)
+      return err(c, NRT_EUNSUPPORTED, fx->loc,
+                 "unsupported: str.maketrans and str.translate (they need dict values)");
+    if (recv->kind == UDF_E_NAME && (strcmp(recv->u.name.id, "str") == 0) &&
         !find_local(c, "str"))
       return err(c, NRT_EUNSUPPORTED, fx->loc,
                  "unsupported: calling a method through its type (write s.%s(...))",
