@@ -41,6 +41,8 @@ static const struct udf_case cases[] = {
     {"names", "names", "def f(s):\n    return s.strip().title()\n"},
     {"split_join", "csv", "def f(s):\n    return '-'.join(s.split(','))\n"},
     {"fstring", "seed", "def f(s):\n    return f'{s:>12}|{len(s):04d}'\n"},
+    {"str_format", "seed", "def f(s):\n    return '{:>12}|{:04d}'.format(s, len(s))\n"},
+    {"percent", "seed", "def f(s):\n    return '%12s|%04d' % (s, len(s))\n"},
     {"char_loop", "seed",
      "def f(s):\n    n = 0\n    for c in s:\n        if c in 'aeiouAEIOU':\n            n += 1\n"
      "    return n\n"},

@@ -244,6 +244,9 @@ typedef struct udf_fpart {
                       * Nested replacement fields in a spec are rejected as unsupported. A
                       * self-documenting field {x=} is desugared: its "x=" text becomes a
                       * literal part and the conversion defaults to 'r' when no spec is given. */
+  char percent;      /* from %-formatting (parse_format.h): its conversion ('d', 'x', 'f',
+                      * ...) whose type rules the checker applies (a float for %d is
+                      * truncated by int()), else 0 */
 } udf_fpart;
 
 /* One `for target in iter if cond if cond` clause of a comprehension. */

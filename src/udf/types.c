@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "udf/exceptions.h"
+#include "udf/parse_format.h"
 #include "udf/types.h"
 
 typedef struct ck {
@@ -431,7 +432,7 @@ static udf_type binary_types(ck *c, udf_loc loc, udf_binop op, udf_expr **lp, ud
   }
   if (op == UDF_OP_MOD && lt == UDF_TY_STR)
     return err(c, NRT_EUNSUPPORTED, loc,
-               "unsupported: %%-formatting of strings (use an f-string)");
+               "unsupported: %%-formatting with a format string that is not a literal");
   return err(c, NRT_ETYPE, loc, "unsupported operand type(s) for %s: '%s' and '%s'", o,
              base(lt) == UDF_TY_NONE || nullable(lt) ? "NoneType" : tn(lt),
              base(rt) == UDF_TY_NONE || nullable(rt) ? "NoneType" : tn(rt));
@@ -1201,10 +1202,73 @@ static udf_type check_user_call(ck *c, udf_expr *e, udf_func *f) {
   return e->type = f->result;
 }
 
+static udf_type check_fstring(ck *c, udf_expr *e);
+
+/* repr(x) / ascii(x) / format(x[, 'spec']): the final pass turns the call into the f-string
+ * f'{x!r}' / f'{x!a}' / f'{x:spec}'. */
+static udf_type check_repr(ck *c, udf_expr *e, const char *id) {
+  bool is_format = id[0] == 'f';
+  int n = e->u.call.nargs;
+  if (e->u.call.nkeywords)
+    return err(c, NRT_ETYPE, e->loc, "%s() takes no keyword arguments", id);
+  if (is_format && (n < 1 || n > 2))
+    return err(c, NRT_ETYPE, e->loc, "format expected at %s %d argument%s, got %d",
+               n < 1 ? "least" : "most", n < 1 ? 1 : 2, n < 1 ? "" : "s", n);
+  if (!is_format && n != 1)
+    return err(c, NRT_ETYPE, e->loc, "%s() takes exactly one argument (%d given)", id, n);
+  udf_expr *x = e->u.call.args[0];
+  udf_strlit spec = {"", 0};
+  if (n == 2) {
+    udf_expr *sp = e->u.call.args[1];
+    if (sp->kind != UDF_E_STR) {
+      udf_type st = check_expr(c, &e->u.call.args[1]);
+      if (st == UNKNOWN) return UNKNOWN;
+      if (st != UDF_TY_STR)
+        return err(c, NRT_ETYPE, sp->loc, "format() argument 2 must be str, not %s",
+                   none_name(st));
+      return err(c, NRT_EUNSUPPORTED, sp->loc,
+                 "unsupported: format() with a spec that is not a literal");
+    }
+    spec = sp->u.str;
+  }
+  if (is_format && x->kind == UDF_E_NONE && spec.len)
+    return err(c, NRT_ETYPE, e->loc,
+               "unsupported format string passed to NoneType.__format__");
+  if (x->kind == UDF_E_NONE) { /* repr(None), format(None) */
+    if (c->final) {
+      e->kind = UDF_E_STR;
+      e->u.str.data = "None";
+      e->u.str.len = 4;
+    }
+    return e->type = UDF_TY_STR;
+  }
+  if (!c->final) {
+    udf_type t = check_expr(c, &e->u.call.args[0]);
+    return t == UNKNOWN ? UNKNOWN : UDF_TY_STR;
+  }
+  udf_fpart *part = udf_arena_alloc(c->a, sizeof *part);
+  if (!part) return oom(c);
+  part->is_field = true;
+  part->expr = x;
+  part->conversion = is_format ? 0 : id[0] == 'r' ? 'r' : 'a';
+  part->spec = spec;
+  e->kind = UDF_E_FSTRING;
+  e->u.fstring.parts = part;
+  e->u.fstring.nparts = 1;
+  return check_fstring(c, e);
+}
+
 static udf_type check_call(ck *c, udf_expr *e) {
   udf_expr *fx = e->u.call.func;
   if (fx->kind == UDF_E_ATTRIBUTE) {
     udf_expr *recv = fx->u.attribute.value;
+    if (strcmp(fx->u.attribute.attr, "format") == 0) /* a literal's became an f-string */
+      return err(c, NRT_EUNSUPPORTED, fx->loc,
+                 "unsupported: str.format on a format string that is not a literal");
+    if (recv->kind == UDF_E_NAME && (strcmp(recv->u.name.id, "str") == 0) &&
+        !find_local(c, "str") && strcmp(fx->u.attribute.attr, "maketrans") == 0)
+      return err(c, NRT_EUNSUPPORTED, fx->loc,
+                 "unsupported: str.maketrans and str.translate (they need dict values)");
     if (recv->kind == UDF_E_NAME && (strcmp(recv->u.name.id, "str") == 0) &&
         !find_local(c, "str"))
       return err(c, NRT_EUNSUPPORTED, fx->loc,
@@ -1228,6 +1292,8 @@ static udf_type check_call(ck *c, udf_expr *e) {
   }
   for (int i = 0; i < c->m->nfuncs; i++)
     if (strcmp(c->m->funcs[i]->name, id) == 0) return check_user_call(c, e, c->m->funcs[i]);
+  if (strcmp(id, "repr") == 0 || strcmp(id, "ascii") == 0 || strcmp(id, "format") == 0)
+    return check_repr(c, e, id);
   static const char *const builtins[] = {"len", "str", "int", "float", "bool", "ord",
                                          "chr", "abs", "min", "max", "range", "list", NULL};
   for (int i = 0; builtins[i]; i++)
@@ -1236,6 +1302,44 @@ static udf_type check_call(ck *c, udf_expr *e) {
   if (udf_builtin_is_unsupported(id))
     return err(c, NRT_EUNSUPPORTED, fx->loc, "unsupported: built-in function '%s'", id);
   return err(c, NRT_ETYPE, fx->loc, "name '%s' is not defined", id);
+}
+
+/* The type rules of a %-formatting conversion (parse_format.h) for an argument of type t. */
+static bool check_percent(ck *c, udf_fpart *p, udf_type t) {
+  char k = p->percent;
+  if (strchr("sra", k)) return true;
+  if (t == UDF_TY_STR) {
+    if (k == 'd')
+      err(c, NRT_ETYPE, p->expr->loc,
+          "%%-formatting raises TypeError: %%d format: a real number is required, not str");
+    else if (strchr("oxX", k))
+      err(c, NRT_ETYPE, p->expr->loc,
+          "%%-formatting raises TypeError: %%%c format: an integer is required, not str", k);
+    else
+      err(c, NRT_ETYPE, p->expr->loc,
+          "%%-formatting raises TypeError: must be real number, not str");
+    return false;
+  }
+  if (t == UDF_TY_FLOAT && strchr("oxX", k)) {
+    err(c, NRT_ETYPE, p->expr->loc,
+        "%%-formatting raises TypeError: %%%c format: an integer is required, not float", k);
+    return false;
+  }
+  if (t == UDF_TY_FLOAT && k == 'd' && c->final) { /* %d truncates a float: int(x) */
+    udf_expr *call = udf_arena_alloc(c->a, sizeof *call);
+    udf_expr **args = udf_arena_alloc(c->a, sizeof *args);
+    if (!call || !args) return oom(c), false;
+    args[0] = p->expr;
+    call->kind = UDF_E_CALL;
+    call->loc = p->expr->loc;
+    call->type = UDF_TY_INT;
+    call->u.call.ckind = UDF_CALL_BUILTIN;
+    call->u.call.builtin = UDF_BI_INT;
+    call->u.call.args = call->u.call.cargs = args;
+    call->u.call.nargs = call->u.call.ncargs = 1;
+    p->expr = call;
+  }
+  return true;
 }
 
 static udf_type check_fstring(ck *c, udf_expr *e) {
@@ -1254,14 +1358,35 @@ static udf_type check_fstring(ck *c, udf_expr *e) {
     if (!(t == UDF_TY_STR || is_num(t)))
       return err(c, NRT_EUNSUPPORTED, p->expr->loc,
                  "unsupported: formatting a %s in an f-string", tn(t));
+    if (p->percent && !check_percent(c, p, t)) return UNKNOWN;
   }
   if (unknown) return UNKNOWN;
   return e->type = UDF_TY_STR;
 }
 
+/* 'literal'.format(...) and 'literal' % x become f-strings in place (parse_format.h), at their
+ * first check: the parse tree stays Python's, the later passes see the f-string. */
+static bool desugar_format(ck *c, udf_expr *e) {
+  udf_expr *f;
+  if (e->kind == UDF_E_CALL && e->u.call.ckind == UDF_CALL_UNRESOLVED &&
+      e->u.call.func->kind == UDF_E_ATTRIBUTE &&
+      e->u.call.func->u.attribute.value->kind == UDF_E_STR &&
+      strcmp(e->u.call.func->u.attribute.attr, "format") == 0)
+    f = udf_format_call(c->dc, c->a, c->m, e);
+  else if (e->kind == UDF_E_BINARY && e->u.binary.op == UDF_OP_MOD &&
+           e->u.binary.left->kind == UDF_E_STR)
+    f = udf_format_percent(c->dc, c->a, e->u.binary.left, e->u.binary.right);
+  else
+    return true;
+  if (!f) return false;
+  *e = *f;
+  return true;
+}
+
 static udf_type check_expr(ck *c, udf_expr **ep) {
   udf_expr *e = *ep;
   if (stop(c)) return UNKNOWN;
+  if (!desugar_format(c, e)) return UNKNOWN;
   switch (e->kind) {
   case UDF_E_NONE: return e->type = UDF_TY_NONE;
   case UDF_E_BOOL: return e->type = UDF_TY_BOOL;

@@ -81,7 +81,7 @@ bool udf_builtin_is_unsupported(const char *name) {
   static const char *const others[] = {
       "print", "sorted", "reversed", "enumerate", "zip", "sum", "any", "all", "tuple",
       "dict", "set", "frozenset", "map", "filter", "round", "isinstance",
-      "issubclass", "type", "repr", "ascii", "hex", "oct", "bin", "format", "divmod", "pow",
+      "issubclass", "type", "hex", "oct", "bin", "divmod", "pow",
       "hash", "id", "input", "open", "iter", "next", "getattr", "setattr", "hasattr",
       "delattr", "vars", "dir", "callable", "super", "object", "bytes", "bytearray",
       "complex", "slice", "globals", "locals", "eval", "exec", "compile", "memoryview",
