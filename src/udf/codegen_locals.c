@@ -27,6 +27,14 @@ static void bind_target(struct bindings *b, const udf_expr *t, int loops) {
   }
 }
 
+static void bind_looped(void *ctx, udf_var *v) {
+  struct bindings *b = ctx;
+  if (v->index >= 0) {
+    b->count[v->index]++;
+    b->looped[v->index] = true;
+  }
+}
+
 static void count_block(struct bindings *b, const udf_block *blk, int loops) {
   for (int i = 0; i < blk->n; i++) {
     const udf_stmt *s = blk->items[i];
@@ -45,11 +53,7 @@ static void count_block(struct bindings *b, const udf_block *blk, int loops) {
       count_block(b, &s->u.while_.orelse, loops);
       break;
     case UDF_S_FOR: {
-      const udf_var *v = s->u.for_.target;
-      if (v && v->index >= 0) {
-        b->count[v->index]++;
-        b->looped[v->index] = true;
-      }
+      udf_target_each_var(s->u.for_.target, s->u.for_.unpack, bind_looped, b);
       count_block(b, &s->u.for_.body, loops + 1);
       count_block(b, &s->u.for_.orelse, loops);
       break;

@@ -136,11 +136,13 @@ static void flow_block(flow *f, udf_block *b, state *s);
 
 static void flow_try(flow *f, udf_stmt *st, state *s);
 
+static void set_var_cb(void *s, udf_var *v) { set_var(s, v); }
+
 static void flow_loop(flow *f, udf_block *body, udf_block *orelse, state *s, udf_var *target,
-                      bool forever) {
+                      udf_expr *unpack, bool forever) {
   state in_body, in_else;
   if (!copy_state(f, &in_body, s) || !copy_state(f, &in_else, s)) return;
-  if (target) set_var(&in_body, target);
+  udf_target_each_var(target, unpack, set_var_cb, &in_body);
   if (f->nloops >= (int)(sizeof f->loop_break / sizeof f->loop_break[0])) {
     udf_diag_error(f->dc, NRT_EUNSUPPORTED, (udf_loc){1, 1}, "unsupported: loops nested too deeply");
     return;
@@ -203,11 +205,13 @@ static void flow_stmt(flow *f, udf_stmt *st, state *s) {
   }
   case UDF_S_WHILE:
     uses(f, st->u.while_.test, s);
-    flow_loop(f, &st->u.while_.body, &st->u.while_.orelse, s, NULL, const_true(st->u.while_.test));
+    flow_loop(f, &st->u.while_.body, &st->u.while_.orelse, s, NULL, NULL,
+              const_true(st->u.while_.test));
     break;
   case UDF_S_FOR:
     uses(f, st->u.for_.iter, s);
-    flow_loop(f, &st->u.for_.body, &st->u.for_.orelse, s, st->u.for_.target, false);
+    flow_loop(f, &st->u.for_.body, &st->u.for_.orelse, s, st->u.for_.target,
+              st->u.for_.unpack, false);
     break;
   case UDF_S_BREAK:
     if (!s->dead && f->nloops > 0) f->loop_break[f->nloops - 1] = true;

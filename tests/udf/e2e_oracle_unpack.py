@@ -1,0 +1,125 @@
+#!/usr/bin/python3
+"""CPython oracle for unpacking in for targets and comprehension targets, enumerate(), zip()
+and reversed() as iterables, and assignment expressions (:=) (issue 14, items 4 and 9).
+
+The cases run through e2e_oracle.py's machinery (same runner, same checks: per-row results
+equal to CPython's in the value and the write form, exception types equal, the 2-thread apply
+equal, statistics balanced after every case).
+
+usage: e2e_oracle_unpack.py RUNNER [--list]"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import e2e_oracle as o  # noqa: E402
+
+o.CASES.clear()
+case = o.case
+
+ROWS = [[s] for s in o.S + [
+    "один два  три", "Ελληνικά κείμενα\tεδώ", "日本語 の テキスト", "emoji😀split😀here",
+    "k=v,x=y,z", "a=1", "=", "==", "key = value = more", "ǅ ß ﬁ", "", "  ", "x"]]
+
+# ---- item 4: unpacking in for and comprehension targets, tuples as values
+case("""def f(s):
+    out = ''
+    for i, c in enumerate(s):
+        out += c * (i % 3)
+    return out
+""", rows=ROWS, name="for i, c in enumerate(s)")
+case("""def f(s):
+    for a, b in zip(s, s[1:]):
+        if a == b:
+            return a + b
+    return s
+""", rows=ROWS, name="for a, b in zip: the first doubled character")
+case("""def f(s):
+    words = s.split()
+    r = ''
+    for i, (a, b) in enumerate(zip(words, words[1:]), 1):
+        r += str(i) + ':' + b + a + ';'
+    return r
+""", rows=ROWS, name="nested target: for i, (a, b) in enumerate(zip(...), 1)")
+case("lambda s: ''.join([c + str(i) for i, c in enumerate(s) if i % 2 == 0])", rows=ROWS,
+     name="comprehension target i, c")
+case("lambda s: '|'.join(a + b for (a, b) in zip(s, reversed(s)))", rows=ROWS,
+     name="generator target (a, b), parenthesized")
+case("""def f(s):
+    for i, c in enumerate(s):
+        if c == ' ':
+            break
+    else:
+        return 'no space'
+    return str(i) + c
+""", rows=ROWS, name="targets keep their values after break")
+case("""def f(s):
+    for k, v in zip(s.split(','), s.split('=')):
+        pass
+    return k + '/' + v
+""", rows=ROWS, name="targets after the loop; UnboundLocalError when it never ran")
+case("""def f(s):
+    head, sep, tail = s.partition('=')
+    t = (tail, head)
+    a, b = t
+    return b + sep + a
+""", rows=ROWS, name="a tuple local unpacked")
+case("""def f(s):
+    r = [x for [i, x] in enumerate(s.split(), 10) if i > 10]
+    return '-'.join(r)
+""", rows=ROWS, name="list target [i, x] and a start")
+case("""def f(s):
+    a = b = ''
+    for (i, a), b in zip(enumerate(s), reversed(s)):
+        if i > 3:
+            break
+    return a + b
+""", rows=ROWS, name="nested target in the first place")
+
+# ---- item 2: enumerate, zip, reversed, range in every iterable position
+case("lambda s: ''.join(a + b + c for a, b, c in zip(s, s.upper(), s[::-1]))", rows=ROWS,
+     name="zip of three")
+case("lambda s: ','.join(w + str(n) for n, w in zip(range(len(s), 0, -2), s.split()))",
+     rows=ROWS, name="zip with a range, stops at the shortest")
+case("lambda s: ''.join(reversed(s))", rows=ROWS, name="reversed(s) joined")
+case("lambda s: ' '.join([w for w in reversed(s.split())])", rows=ROWS,
+     name="reversed list in a comprehension")
+case("""def f(s):
+    out = ''
+    for c in reversed(s.upper()):
+        out += c
+    for w in reversed(s.partition(' ')):
+        out += '[' + w + ']'
+    return out
+""", rows=ROWS, name="reversed over a managed string and a tuple")
+case("""def f(s):
+    n = 0
+    for i, j in enumerate(range(3, len(s) * 2, 3), start=-1):
+        n += i * j
+    return str(n)
+""", rows=ROWS, name="enumerate(range) with start=")
+case("""def f(s):
+    best = ''
+    for i, w in enumerate(s.split(','), len(s)):
+        if len(w) > len(best):
+            best = w + str(i)
+    return best
+""", rows=ROWS, name="enumerate with a computed start")
+case("lambda s: ''.join(x for _, x in zip(s, 'abc'))", rows=ROWS,
+     name="zip stops at the shorter second")
+case("""def f(s):
+    r = ''
+    for i, c in enumerate(reversed(s)):
+        for j, d in enumerate(s):
+            if i == j:
+                r += c + d
+    return r
+""", rows=ROWS, name="nested enumerate loops")
+case("""def f(s):
+    r = []
+    for a, b in zip(s.split(), s.split()):
+        r += [a.upper() + b]
+    return '/'.join(r)
+""", rows=ROWS, name="zip of two managed lists")
+
+if __name__ == "__main__":
+    sys.exit(o.main())
