@@ -174,6 +174,7 @@ void udf_expr_each_child(const udf_expr *e, void (*visit)(void *ctx, const udf_e
     return;
   case UDF_E_CAST: one[0] = e->u.cast.operand; break;
   case UDF_E_TRUTH: one[0] = e->u.truth.operand; break;
+  case UDF_E_NAMED: one[0] = e->u.named.value; break; /* the target is a store, not a use */
   default: return; /* names and literals */
   }
   for (int i = 0; i < 4; i++)

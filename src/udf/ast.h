@@ -224,6 +224,8 @@ typedef enum udf_expr_kind {
                     * T|NULLABLE->T: a nullable variable the checker knows is not None here
                     * (after `if x is None: return/break/continue`, inside `if x is not None:`
                     * or the else of `if x is None:`), so take its value */
+  UDF_E_NAMED,     /* (name := value): u.named; binds the variable (a function local, also
+                    * from inside a comprehension, as in Python) and has value's type */
   UDF_E_TRUTH      /* inserted by the checker (and from bool(x)): Python truth value of
                     * u.truth.operand: str/list/tuple non-empty, int/float non-zero; the
                     * operand may also be NONE (false) or nullable (None is false); BOOL */
@@ -368,6 +370,10 @@ struct udf_expr {
     struct {
       udf_expr *operand;
     } truth;
+    struct {
+      udf_expr *target; /* UDF_E_NAME: u.name.var set by the checker */
+      udf_expr *value;
+    } named;
   } u;
 };
 

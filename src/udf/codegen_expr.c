@@ -707,6 +707,11 @@ static cg_val expr_value(cg *c, const udf_expr *e) {
     cg_release(c, o);
     return v;
   }
+  case UDF_E_NAMED: {
+    v = cg_expr(c, e->u.named.value);
+    cg_bind(c, e->u.named.target->u.name.var, v);
+    return v;
+  }
   case UDF_E_ATTRIBUTE:
   default:
     cg_fail(c, "unsupported expression");

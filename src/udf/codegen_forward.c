@@ -45,6 +45,8 @@ static void block_var(void *ctx, udf_var *v) {
 static void walk_expr(struct uses *u, const udf_expr *e) {
   if (!e)
     return;
+  if (e->kind == UDF_E_NAMED)
+    u->blocked |= e->u.named.target->u.name.var == u->v;
   if (e->kind == UDF_E_NAME) {
     note(u, e);
     return;

@@ -622,6 +622,41 @@ static udf_expr *parse_subscript(parser *p, udf_expr *value) {
 }
 
 /* ( ... ) : group, tuple, generator expression. */
+static const char *target_kind_name(const udf_expr *e);
+
+/* `name := value` (cur is the name, the next token ':='): an assignment expression. */
+static udf_expr *parse_named(parser *p) {
+  udf_token *t = cur(p);
+  if (t->kind != UDF_T_NAME || t->kw != UDF_KW_NONE) return syntax_error(p, t);
+  udf_expr *e = new_expr(p, UDF_E_NAMED, t->loc), *name = new_expr(p, UDF_E_NAME, t->loc);
+  if (!e || !name) return NULL;
+  name->u.name.id = udf_arena_strndup(p->a, t->text, t->tlen);
+  if (!name->u.name.id) return P_OOM(p), NULL;
+  if (udf_import_find(&p->im, t->text, t->tlen))
+    return unsupported(p, t->loc, "assignment to an imported name");
+  advance(p);
+  advance(p); /* := */
+  e->u.named.target = name;
+  e->u.named.value = parse_expression(p);
+  return e->u.named.value ? e : NULL;
+}
+
+/* A condition or parenthesized item: an expression or `name := expression`. */
+static udf_expr *parse_named_expression(parser *p) {
+  if (cur(p)->kind == UDF_T_NAME && peek_at(p, 1)->kind == UDF_T_OP &&
+      peek_at(p, 1)->op == UDF_O_WALRUS)
+    return parse_named(p);
+  udf_expr *e = parse_expression(p);
+  if (e && is_op(p, UDF_O_WALRUS)) {
+    udf_diag_error(p->dc, NRT_EPARSE, e->loc, "cannot use assignment expressions with %s",
+                   e->kind == UDF_E_ATTRIBUTE   ? "attribute"
+                   : e->kind == UDF_E_SUBSCRIPT ? "subscript"
+                                                : target_kind_name(e));
+    return NULL;
+  }
+  return e;
+}
+
 static udf_expr *parse_paren(parser *p) {
   udf_loc loc = cur(p)->loc;
   advance(p);
@@ -630,9 +665,8 @@ static udf_expr *parse_paren(parser *p) {
     return new_expr(p, UDF_E_TUPLE, loc);
   }
   if (is_kw(p, UDF_KW_YIELD)) return unsupported(p, cur(p)->loc, "generators (yield)");
-  udf_expr *first = parse_expression(p);
+  udf_expr *first = parse_named_expression(p);
   if (!first) return NULL;
-  if (is_op(p, UDF_O_WALRUS)) return unsupported(p, cur(p)->loc, "assignment expressions (:=)");
   if (is_kw(p, UDF_KW_FOR)) {
     udf_expr *g = parse_comprehension(p, UDF_E_GENEXP, first, loc);
     if (!g) return NULL;
@@ -1305,7 +1339,7 @@ static udf_stmt *parse_simple(parser *p) {
   }
   udf_expr *e = parse_star_expressions(p);
   if (!e) return NULL;
-  if (is_op(p, UDF_O_WALRUS)) return unsupported(p, cur(p)->loc, "assignment expressions (:=)");
+  if (is_op(p, UDF_O_WALRUS)) return syntax_error(p, cur(p)); /* unparenthesized, as CPython */
   if (is_op(p, UDF_O_COLON)) { /* annotated assignment: annotations are ignored, as in Python */
     if (e->kind != UDF_E_NAME) {
       if (e->kind == UDF_E_TUPLE) {
@@ -1404,9 +1438,8 @@ static udf_stmt *parse_if(parser *p, const char *what) {
   udf_stmt *s = new_stmt(p, UDF_S_IF, kw->loc);
   if (!s) return NULL;
   advance(p);
-  s->u.if_.test = parse_expression(p);
+  s->u.if_.test = parse_named_expression(p);
   if (!s->u.if_.test) return NULL;
-  if (is_op(p, UDF_O_WALRUS)) return unsupported(p, cur(p)->loc, "assignment expressions (:=)");
   if (!expect_op(p, UDF_O_COLON, ":")) return NULL;
   if (!parse_block(p, &s->u.if_.body, what, kw->loc.line)) return NULL;
   if (is_kw(p, UDF_KW_ELIF)) {
@@ -1525,9 +1558,8 @@ static udf_stmt *parse_compound(parser *p, bool *handled) {
     udf_stmt *s = new_stmt(p, UDF_S_WHILE, t->loc);
     if (!s) return NULL;
     advance(p);
-    s->u.while_.test = parse_expression(p);
+    s->u.while_.test = parse_named_expression(p);
     if (!s->u.while_.test) return NULL;
-    if (is_op(p, UDF_O_WALRUS)) return unsupported(p, cur(p)->loc, "assignment expressions (:=)");
     if (!expect_op(p, UDF_O_COLON, ":")) return NULL;
     p->loop_depth++;
     bool ok = parse_block(p, &s->u.while_.body, "'while' statement", t->loc.line);

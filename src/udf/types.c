@@ -40,6 +40,7 @@ typedef struct ck {
   int npending, cappending, cappending_types;
   int nexcept;            /* except clauses around the statement checked (for bare raise) */
   const udf_expr *exc_ok; /* the one use of an `as` name allowed here: str(e), f"{e}" */
+  int comp_iter;          /* inside a comprehension's iterable (no := there) */
 } ck;
 
 #define UNKNOWN UDF_TY_UNKNOWN
@@ -178,10 +179,35 @@ static void collect_target(ck *c, udf_expr *t) {
   }
 }
 
+/* The targets of assignment expressions in e: locals of the function, also from inside a
+ * comprehension. */
+static void collect_named(void *ctx, const udf_expr *e) {
+  ck *c = ctx;
+  if (e->kind == UDF_E_NAMED) local_for(c, e->u.named.target->u.name.id, e->loc);
+  if (!stop(c)) udf_expr_each_child(e, collect_named, c);
+}
+
+static void collect_stmt_named(ck *c, const udf_stmt *s) {
+  const udf_expr *e = NULL;
+  switch (s->kind) {
+  case UDF_S_EXPR: e = s->u.expr; break;
+  case UDF_S_ASSIGN: e = s->u.assign.value; break;
+  case UDF_S_AUGASSIGN: e = s->u.augassign.value; break;
+  case UDF_S_IF: e = s->u.if_.test; break;
+  case UDF_S_WHILE: e = s->u.while_.test; break;
+  case UDF_S_FOR: e = s->u.for_.iter; break;
+  case UDF_S_RETURN: e = s->u.ret.value; break;
+  case UDF_S_RAISE: e = s->u.raise.exc; break;
+  default: break;
+  }
+  if (e) collect_named(c, e);
+}
+
 /* Python's scoping: every name bound anywhere in the function is local to all of it. */
 static void collect_block(ck *c, udf_block *b) {
   for (int i = 0; i < b->n && !stop(c); i++) {
     udf_stmt *s = b->items[i];
+    collect_stmt_named(c, s);
     switch (s->kind) {
     case UDF_S_ASSIGN:
       for (int k = 0; k < s->u.assign.ntargets; k++) collect_target(c, s->u.assign.targets[k]);
@@ -672,12 +698,40 @@ static bool bind_for_target(ck *c, udf_expr *it, udf_var *v, udf_expr *unpack, u
   return true;
 }
 
+/* (name := value): binds a local of the function, from a comprehension too (Python's
+ * scoping), never a comprehension's own variable. */
+static udf_type check_named(ck *c, udf_expr *e) {
+  udf_expr *t = e->u.named.target;
+  const char *id = t->u.name.id;
+  for (int i = 0; i < c->nscope; i++)
+    if (strcmp(c->scope[i]->name, id) == 0)
+      return err(c, NRT_EPARSE, t->loc,
+                 "assignment expression cannot rebind comprehension iteration variable '%s'",
+                 id);
+  if (c->comp_iter)
+    return err(c, NRT_EPARSE, e->loc,
+               "assignment expression cannot be used in a comprehension iterable expression");
+  udf_var *v = find_local(c, id);
+  if (!v) return oom(c);
+  if (v->is_exc_name)
+    return err(c, NRT_EUNSUPPORTED, t->loc,
+               "unsupported: assigning to '%s', the name of an except clause", id);
+  t->u.name.var = v;
+  udf_type vt = check_expr(c, &e->u.named.value);
+  if (vt == UNKNOWN) return UNKNOWN;
+  assign_var(c, v, vt, t->loc);
+  t->type = v->type;
+  return e->type = vt;
+}
+
 static udf_type check_comp(ck *c, udf_expr *e) {
   int saved = c->nscope;
   udf_type result = UDF_TY_LIST_STR;
   for (int g = 0; g < e->u.comp.ngens; g++) {
     udf_comp_for *gen = &e->u.comp.gens[g];
+    c->comp_iter++;
     udf_type it = check_iterable(c, &gen->iter);
+    c->comp_iter--;
     if (!bind_for_target(c, it == UNKNOWN ? NULL : gen->iter, gen->target, gen->unpack,
                          gen->target_loc, true))
       break;
@@ -1467,6 +1521,7 @@ static udf_type check_expr(ck *c, udf_expr **ep) {
   case UDF_E_INT: return e->type = UDF_TY_INT;
   case UDF_E_FLOAT: return e->type = UDF_TY_FLOAT;
   case UDF_E_STR: return e->type = UDF_TY_STR;
+  case UDF_E_NAMED: return check_named(c, e);
   case UDF_E_FSTRING: return check_fstring(c, e);
   case UDF_E_NAME: {
     udf_type t = check_name(c, e);

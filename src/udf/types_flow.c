@@ -20,6 +20,7 @@ typedef struct flow {
   int words;
   bool loop_break[256]; /* per enclosing loop: a break was seen */
   int nloops;
+  int cond; /* inside an operand that may not be evaluated */
   bool oom;
 } flow;
 
@@ -59,14 +60,14 @@ static bool has_var(const state *s, const udf_var *v) {
   return (s->bits[v->index / 64] >> (v->index % 64)) & 1;
 }
 
-static void uses(flow *f, udf_expr *e, const state *s);
+static void uses(flow *f, udf_expr *e, state *s);
 
-static void uses_list(flow *f, udf_expr **items, int n, const state *s) {
+static void uses_list(flow *f, udf_expr **items, int n, state *s) {
   for (int i = 0; i < n; i++)
     if (items[i]) uses(f, items[i], s);
 }
 
-static void uses(flow *f, udf_expr *e, const state *s) {
+static void uses(flow *f, udf_expr *e, state *s) {
   if (!e || s->dead) return;
   switch (e->kind) {
   case UDF_E_NAME: {
@@ -86,12 +87,30 @@ static void uses(flow *f, udf_expr *e, const state *s) {
     uses(f, e->u.binary.left, s);
     uses(f, e->u.binary.right, s);
     break;
-  case UDF_E_BOOLOP: uses_list(f, e->u.boolop.values, e->u.boolop.n, s); break;
-  case UDF_E_COMPARE: uses_list(f, e->u.compare.operands, e->u.compare.n + 1, s); break;
+  /* Operands that may not run (short circuits, branches, comprehension bodies): an
+   * assignment expression in them does not make its name assigned afterwards. */
+  case UDF_E_BOOLOP:
+    uses(f, e->u.boolop.values[0], s);
+    f->cond++;
+    uses_list(f, e->u.boolop.values + 1, e->u.boolop.n - 1, s);
+    f->cond--;
+    break;
+  case UDF_E_COMPARE:
+    uses_list(f, e->u.compare.operands, 2, s);
+    f->cond++;
+    uses_list(f, e->u.compare.operands + 2, e->u.compare.n - 1, s);
+    f->cond--;
+    break;
   case UDF_E_IFEXP:
     uses(f, e->u.ifexp.test, s);
+    f->cond++;
     uses(f, e->u.ifexp.body, s);
     uses(f, e->u.ifexp.orelse, s);
+    f->cond--;
+    break;
+  case UDF_E_NAMED:
+    uses(f, e->u.named.value, s);
+    if (!f->cond && e->u.named.target->u.name.var) set_var(s, e->u.named.target->u.name.var);
     break;
   case UDF_E_CALL:
     if (e->u.call.ckind == UDF_CALL_METHOD) uses(f, e->u.call.receiver, s);
@@ -115,9 +134,11 @@ static void uses(flow *f, udf_expr *e, const state *s) {
   case UDF_E_GENEXP:
     for (int g = 0; g < e->u.comp.ngens; g++) {
       uses(f, e->u.comp.gens[g].iter, s);
+      f->cond++;
       uses_list(f, e->u.comp.gens[g].ifs, e->u.comp.gens[g].nifs, s);
     }
     uses(f, e->u.comp.elt, s);
+    f->cond -= e->u.comp.ngens;
     break;
   case UDF_E_CAST: uses(f, e->u.cast.operand, s); break;
   case UDF_E_TRUTH: uses(f, e->u.truth.operand, s); break;

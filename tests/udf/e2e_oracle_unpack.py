@@ -121,5 +121,47 @@ case("""def f(s):
     return '/'.join(r)
 """, rows=ROWS, name="zip of two managed lists")
 
+# ---- item 9: assignment expressions
+case("""def f(s):
+    if (n := len(s)) > 3:
+        return str(n) + s
+    return s + str(n)
+""", rows=ROWS, name="walrus in an if condition, parenthesized")
+case("""def f(s):
+    out = ''
+    i = 0
+    while (j := s.find(' ', i)) >= 0:
+        out += s[i:j] + '|'
+        i = j + 1
+    return out + s[i:] + str(j)
+""", rows=ROWS, name="walrus in a while condition")
+case("""def f(s):
+    r = [y for x in s.split() if (y := x.strip('.,=').upper())]
+    return ','.join(r) + (y if r else '-')
+""", rows=ROWS, name="walrus in a comprehension condition binds in the function")
+case("""def f(s):
+    if s and (m := s[0]) in 'aehk':
+        pass
+    return m
+""", rows=ROWS, name="walrus after a short circuit: UnboundLocalError when skipped")
+case("""def f(s):
+    if w := s.strip():
+        return w.title()
+    return '<' + w + '>'
+""", rows=ROWS, name="unparenthesized walrus as the whole if test")
+case("""def f(s):
+    total = 0
+    for w in s.split():
+        if (k := len(w)) > 2 and (c := w[0]).isalpha():
+            total += k
+            last = c
+    return str(total) + (last if total else '')
+""", rows=ROWS, name="two walruses in one condition")
+case("""def f(s):
+    parts = [p for q in s.split(',') if (p := q.partition('=')[2]) or q]
+    return '/'.join(parts) + '#' + (p if parts else '')
+""", rows=ROWS, name="walrus with partition in a comprehension")
+case("lambda s: (t := s.strip()) + t[::-1]", rows=ROWS, name="walrus in a lambda")
+
 if __name__ == "__main__":
     sys.exit(o.main())

@@ -141,7 +141,13 @@ static void dump_comp(sb *b, const udf_expr *e) {
   for (int g = 0; g < e->u.comp.ngens; g++) {
     const udf_comp_for *gen = &e->u.comp.gens[g];
     if (g) sb_put(b, ", ");
-    sb_printf(b, "comprehension(target=Name(id='%s', ctx=Store()), iter=", gen->target->name);
+    if (gen->unpack) {
+      sb_put(b, "comprehension(target=");
+      dump_expr(b, gen->unpack, "Store");
+      sb_put(b, ", iter=");
+    } else {
+      sb_printf(b, "comprehension(target=Name(id='%s', ctx=Store()), iter=", gen->target->name);
+    }
     dump_expr(b, gen->iter, "Load");
     sb_put(b, ", ifs=");
     dump_list(b, gen->ifs, gen->nifs, "Load");
@@ -283,6 +289,12 @@ static void dump_expr(sb *b, const udf_expr *e, const char *ctx) {
   case UDF_E_GENEXP: dump_comp(b, e); break;
   case UDF_E_CAST:
   case UDF_E_TRUTH: sb_put(b, "<checker node>"); break;
+  case UDF_E_NAMED:
+    sb_printf(b, "NamedExpr(target=Name(id='%s', ctx=Store()), value=",
+              e->u.named.target->u.name.id);
+    dump_expr(b, e->u.named.value, "Load");
+    sb_put(b, ")");
+    break;
   }
 }
 
@@ -328,7 +340,13 @@ static void dump_stmt(sb *b, const udf_stmt *s) {
     sb_put(b, ")");
     break;
   case UDF_S_FOR:
-    sb_printf(b, "For(target=Name(id='%s', ctx=Store()), iter=", s->u.for_.target->name);
+    if (s->u.for_.unpack) {
+      sb_put(b, "For(target=");
+      dump_expr(b, s->u.for_.unpack, "Store");
+      sb_put(b, ", iter=");
+    } else {
+      sb_printf(b, "For(target=Name(id='%s', ctx=Store()), iter=", s->u.for_.target->name);
+    }
     dump_expr(b, s->u.for_.iter, "Load");
     sb_put(b, ", body=");
     dump_block(b, &s->u.for_.body);

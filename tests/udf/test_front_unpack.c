@@ -1,6 +1,7 @@
 /* Diagnostics of for targets and their iterables: unpacking that stays unsupported (str
  * items, mismatched counts known at compile time, starred targets), enumerate/zip/reversed
- * outside a for loop's iterable, their argument errors; each with its line and column and
+ * outside a for loop's iterable, their argument errors; and of assignment expressions
+ * (CPython's SyntaxErrors, imported and except names); each with its line and column and
  * without a leak. The supported forms are covered by e2e_oracle_unpack.py. */
 #include <stdio.h>
 #include <string.h>
@@ -70,6 +71,26 @@ static const bad cases[] = {
      "unsupported: assignment to a subscript (lists and strings are immutable here)"},
     {"def f(s):\n    return [x for x, in enumerate(s)]\n", UNS, 2, 19,
      "unsupported: unpacking 2 items into 1 name (ValueError: too many values to unpack (expected 1))"},
+    {"def f(s):\n    n := len(s)\n    return s\n", SYN, 2, 7,
+     "invalid syntax"},
+    {"def f(s):\n    return ''.join([x for x in s if (x := 'a')])\n", SYN, 2, 38,
+     "assignment expression cannot rebind comprehension iteration variable 'x'"},
+    {"def f(s):\n    return ''.join([y for y in (z := s)])\n", SYN, 2, 33,
+     "assignment expression cannot be used in a comprehension iterable expression"},
+    {"def f(s):\n    if (s.upper := 1):\n        pass\n    return s\n", SYN, 2, 9,
+     "cannot use assignment expressions with attribute"},
+    {"def f(s):\n    if (s[0] := 'a'):\n        pass\n    return s\n", SYN, 2, 9,
+     "cannot use assignment expressions with subscript"},
+    {"def f(s):\n    if (1 := 2):\n        pass\n    return s\n", SYN, 2, 9,
+     "cannot use assignment expressions with literal"},
+    {"import math\ndef f(s):\n    if (math := 1):\n        pass\n    return s\n", UNS, 3, 9,
+     "unsupported: assignment to an imported name"},
+    {"def f(s):\n    if (n := len(s)) > 1:\n        n = 'a'\n    return s\n", TYP, 3, 9,
+     "variable 'n' has type int; cannot assign a value of type str (a variable keeps one type)"},
+    {"def f(s):\n    try:\n        pass\n    except ValueError as e:\n        if (e := 'x'):\n            pass\n    return s\n", UNS, 5, 13,
+     "unsupported: assigning to 'e', the name of an except clause"},
+    {"def f(s):\n    return [i for i, c in enumerate(s) if (i := 1)]\n", SYN, 2, 44,
+     "assignment expression cannot rebind comprehension iteration variable 'i'"},
 };
 
 static int check_bad(const bad *b, size_t i) {
