@@ -89,6 +89,26 @@ cg_val cg_read_var(cg *c, const udf_var *var, bool check_bound, udf_loc loc) {
 
 /* ------------------------------------------------------------------ iteration */
 
+/* reversed(range(start, stop, step)): Python's length of the range, counted down; in 128
+ * bits, where no difference of two int64 values overflows. */
+static void reversed_range(cg *c, cg_iter *it, LLVMValueRef start) {
+  LLVMTypeRef i128 = LLVMInt128TypeInContext(c->ctx);
+  LLVMValueRef s = LLVMBuildSExt(c->b, start, i128, ""), e = LLVMBuildSExt(c->b, it->stop, i128, "");
+  LLVMValueRef t = LLVMBuildSExt(c->b, it->step, i128, ""), one = LLVMConstInt(i128, 1, 0),
+               zero = LLVMConstInt(i128, 0, 0);
+  LLVMValueRef up = LLVMBuildICmp(c->b, LLVMIntSGT, t, zero, "");
+  LLVMValueRef lo = LLVMBuildSelect(c->b, up, s, e, ""), hi = LLVMBuildSelect(c->b, up, e, s, "");
+  LLVMValueRef mag = LLVMBuildSelect(c->b, up, t, LLVMBuildNeg(c->b, t, ""), "");
+  LLVMValueRef n = LLVMBuildAdd(
+      c->b, LLVMBuildSDiv(c->b, LLVMBuildSub(c->b, LLVMBuildSub(c->b, hi, lo, ""), one, ""), mag, ""),
+      one, "");
+  n = LLVMBuildSelect(c->b, LLVMBuildICmp(c->b, LLVMIntSLT, lo, hi, ""), n, zero, "len");
+  it->rstart = s;
+  it->rstep = t;
+  it->rcount = cg_alloca(c, i128, "rev.left");
+  LLVMBuildStore(c->b, n, it->rcount);
+}
+
 void cg_iter_setup(cg *c, cg_iter *it, const udf_expr *iter) {
   memset(it, 0, sizeof *it);
   if (udf_type_base(iter->type) == UDF_TY_ITER) { /* reversed(x): x from its end */
@@ -113,6 +133,8 @@ void cg_iter_setup(cg *c, cg_iter *it, const udf_expr *iter) {
       cg_check_bool_fail(c, LLVMBuildICmp(c->b, LLVMIntEQ, it->step, cg_i64(c, 0), ""),
                          NRT_EVALUE, "range() arg 3 must not be zero");
     LLVMBuildStore(c->b, start, it->pos);
+    if (it->reversed)
+      reversed_range(c, it, start);
   } else {
     /* Python's iterator holds a reference to the iterable for the whole loop. */
     it->iterable = cg_owned(c, cg_expr(c, iter));
@@ -136,6 +158,11 @@ void cg_iter_begin(cg *c, cg_iter *it, const udf_expr *iter) {
 
 LLVMValueRef cg_iter_more(cg *c, cg_iter *it) {
   LLVMValueRef pos = it->cur = LLVMBuildLoad2(c->b, c->i64, it->pos, "pos");
+  if (it->rcount) {
+    LLVMTypeRef i128 = LLVMInt128TypeInContext(c->ctx);
+    it->cur = LLVMBuildLoad2(c->b, i128, it->rcount, "left");
+    return LLVMBuildICmp(c->b, LLVMIntSGT, it->cur, LLVMConstInt(i128, 0, 0), "more");
+  }
   if (it->kind == UDF_TY_RANGE) {
     LLVMValueRef up = LLVMBuildICmp(c->b, LLVMIntSLT, pos, it->stop, "");
     LLVMValueRef down = LLVMBuildICmp(c->b, LLVMIntSGT, pos, it->stop, "");
@@ -223,6 +250,13 @@ static LLVMValueRef char_start_before(cg *c, LLVMValueRef s, LLVMValueRef pos) {
 
 cg_val cg_iter_value(cg *c, cg_iter *it) {
   LLVMValueRef pos = it->cur;
+  if (it->rcount) { /* the item start + (left - 1) * step, which fits in 64 bits */
+    LLVMValueRef left = LLVMBuildSub(c->b, pos, LLVMConstInt(LLVMTypeOf(pos), 1, 0), "");
+    LLVMBuildStore(c->b, left, it->rcount);
+    LLVMValueRef v = LLVMBuildAdd(c->b, it->rstart, LLVMBuildMul(c->b, left, it->rstep, ""), "");
+    cg_val r = {LLVMBuildTrunc(c->b, v, c->i64, ""), UDF_TY_INT, false};
+    return r;
+  }
   if (it->kind == UDF_TY_RANGE) {
     cg_val v = {pos, UDF_TY_INT, false};
     /* The next value; an overflowing step ends the loop (the range is exhausted). */

@@ -223,6 +223,8 @@ typedef struct cg_iter {
   LLVMValueRef stop, step; /* range */
   LLVMValueRef cur;    /* pos as loaded by cg_iter_more */
   bool reversed;       /* reversed(x): pos counts down from x's end */
+  LLVMValueRef rstart, rstep, rcount; /* reversed(range): i128 start and step, an i128
+                                       * alloca of the items left (no overflow possible) */
   LLVMBasicBlockRef head, body, next, done;
 } cg_iter;
 void cg_iter_begin(cg *c, cg_iter *it, const udf_expr *iter);

@@ -580,9 +580,6 @@ static udf_type check_iterable(ck *c, udf_expr **ep) {
       return err(c, NRT_ETYPE, cargs[i]->loc, "'%s' object is not reversible", none_name(t));
     udf_type elem;
     if (!iterable_elem(c, cargs[i], &elem)) return UNKNOWN;
-    if (rev && t == UDF_TY_RANGE)
-      return err(c, NRT_EUNSUPPORTED, cargs[i]->loc,
-                 "unsupported: reversed() of a range (write range(stop - 1, start - 1, -1))");
   }
   if (en) {
     if (start) cargs[1] = start;

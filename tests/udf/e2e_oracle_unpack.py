@@ -121,6 +121,17 @@ case("""def f(s):
     return '/'.join(r)
 """, rows=ROWS, name="zip of two managed lists")
 
+case("lambda s: ','.join(str(i) for i in reversed(range(len(s))))", rows=ROWS,
+     name="reversed(range(n))")
+case("""def f(s):
+    r = ''
+    for i, k in zip(reversed(range(-3, len(s) * 5, 4)), reversed(range(10, -len(s), -3))):
+        r += str(i) + ':' + str(k) + ' '
+    for i in reversed(range(9223372036854775806, -9223372036854775807 + len(s), -4611686018427387904)):
+        r += str(i) + ','
+    return r
+""", rows=ROWS, name="reversed ranges with steps, up to the int64 limits")
+
 # ---- item 9: assignment expressions
 case("""def f(s):
     if (n := len(s)) > 3:

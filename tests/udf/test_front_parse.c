@@ -465,6 +465,9 @@ static const char *const corpus[] = {
     "        raise\n    except IndexError:\n        raise ValueError('m')\n    except:\n"
     "        raise ValueError\n    else:\n        pass\n    finally:\n        return 1\n",
     "def f(s):\n    try: return 1\n    finally: pass\n",
+    "def f(s):\n    for i, (a, b) in enumerate(zip(s, s), 1):\n        pass\n",
+    "def f(s):\n    return [c for j, (c, d) in x if (n := j)] + (y := 2, z)\n",
+    "def f(s):\n    while (a := s) and (b := a):\n        return (x := 1)\n    if c := d: pass\n",
     "def f(a, b=1, c='x'):\n    return a + b * c - d / e // f % g ** h ** i\n",
     "def f():\n    return -x ** 2, (-x) ** 2, not a == b, not a and b or c\n",
     "def f():\n    return a or b and not c or d\n",
