@@ -141,7 +141,8 @@ typedef enum udf_builtin {
   UDF_BI_RANGE, /* range(stop) | range(start, stop) | range(start, stop, step), int args;
                  * type UDF_TY_RANGE (ValueError at runtime for step 0) */
   UDF_BI_ENUMERATE, /* enumerate(iterable[, start]) type ITER: cargs[0] the iterable (any
-                     * for-loop iterable, ITER included), cargs[1] the INT start or NULL */
+                     * for-loop iterable, ITER included), cargs[1] the INT start when given
+                     * (ncargs 2) */
   UDF_BI_ZIP,       /* zip(a, b, ...) type ITER: cargs the iterables (stops at the shortest) */
   UDF_BI_REVERSED,  /* reversed(str|list|tuple) type ITER: the items from the last */
   UDF_BI_LIST,  /* list() -> [] ; list(str) -> its characters ; list(list|tuple|generator of
@@ -262,7 +263,7 @@ typedef struct udf_comp_for {
                       * and nested UDF_E_TUPLEs, matched to the iterable's structure (the
                       * items of enumerate/zip) by the checker; else NULL */
   udf_loc target_loc;
-  udf_expr *iter;    /* str (characters), LIST_STR, TUPLE_STR, or RANGE */
+  udf_expr *iter;    /* str (characters), LIST_STR, TUPLE_STR, RANGE or ITER */
   udf_expr **ifs;    /* conditions, each of type BOOL */
   int nifs;
 } udf_comp_for;
@@ -452,7 +453,7 @@ struct udf_stmt {
                          * unpack is set */
       udf_expr *unpack; /* a tuple target, as udf_comp_for.unpack (names are function locals) */
       udf_loc target_loc;
-      udf_expr *iter;   /* STR (characters), LIST_STR, TUPLE_STR or RANGE */
+      udf_expr *iter;   /* STR (characters), LIST_STR, TUPLE_STR, RANGE or ITER */
       udf_block body;
       udf_block orelse; /* for-else */
     } for_;

@@ -50,7 +50,7 @@ static void flatten(cg *c, cg_for *f, const udf_expr *iter, const udf_var *var,
     l->count = cg_alloca(c, c->i64, "enum.count");
     l->count_ovf = cg_alloca(c, c->i1, "enum.ovf");
     LLVMValueRef start =
-        iter->u.call.cargs[1] ? cg_expr(c, iter->u.call.cargs[1]).v : cg_i64(c, 0);
+        iter->u.call.ncargs > 1 ? cg_expr(c, iter->u.call.cargs[1]).v : cg_i64(c, 0);
     LLVMBuildStore(c->b, start, l->count);
     LLVMBuildStore(c->b, LLVMConstInt(c->i1, 0, 0), l->count_ovf);
     return;

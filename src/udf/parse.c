@@ -521,6 +521,8 @@ static udf_expr *parse_comprehension(parser *p, udf_expr_kind kind, udf_expr *el
   return e;
 }
 
+static udf_expr *parse_named_expression(parser *p);
+
 static udf_expr *parse_call(parser *p, udf_expr *func) {
   udf_loc loc = func->loc;
   advance(p); /* ( */
@@ -559,7 +561,7 @@ static udf_expr *parse_call(parser *p, udf_expr *func) {
       k->value = v;
       k->loc = t->loc;
     } else {
-      udf_expr *v = parse_expression(p);
+      udf_expr *v = parse_named_expression(p); /* f(x := 1) is a positional argument */
       if (!v) return NULL;
       if (is_kw(p, UDF_KW_FOR)) {
         v = parse_comprehension(p, UDF_E_GENEXP, v, v->loc);

@@ -597,7 +597,7 @@ static udf_type check_iterable(ck *c, udf_expr **ep) {
   e->u.call.ckind = UDF_CALL_BUILTIN;
   e->u.call.builtin = en ? UDF_BI_ENUMERATE : zip ? UDF_BI_ZIP : UDF_BI_REVERSED;
   e->u.call.cargs = cargs;
-  e->u.call.ncargs = en ? 2 : n;
+  e->u.call.ncargs = en ? 1 + (cargs[1] != NULL) : n;
   return e->type = UDF_TY_ITER;
 }
 

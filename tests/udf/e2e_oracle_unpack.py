@@ -173,6 +173,11 @@ case("""def f(s):
     return '/'.join(parts) + '#' + (p if parts else '')
 """, rows=ROWS, name="walrus with partition in a comprehension")
 case("lambda s: (t := s.strip()) + t[::-1]", rows=ROWS, name="walrus in a lambda")
+case("""def f(s):
+    if len(w := s.strip()) > 2:
+        return w + str(len(w))
+    return s.replace(c := ' ', '_') + c + w
+""", rows=ROWS, name="walrus as a call argument")
 
 if __name__ == "__main__":
     sys.exit(o.main())

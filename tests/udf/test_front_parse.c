@@ -467,6 +467,7 @@ static const char *const corpus[] = {
     "def f(s):\n    try: return 1\n    finally: pass\n",
     "def f(s):\n    for i, (a, b) in enumerate(zip(s, s), 1):\n        pass\n",
     "def f(s):\n    return [c for j, (c, d) in x if (n := j)] + (y := 2, z)\n",
+    "def f(s):\n    return g(a := 1, b, c=(d := 2))\n",
     "def f(s):\n    while (a := s) and (b := a):\n        return (x := 1)\n    if c := d: pass\n",
     "def f(a, b=1, c='x'):\n    return a + b * c - d / e // f % g ** h ** i\n",
     "def f():\n    return -x ** 2, (-x) ** 2, not a == b, not a and b or c\n",
