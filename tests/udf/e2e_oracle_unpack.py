@@ -75,6 +75,25 @@ case("""def f(s):
     return a + b
 """, rows=ROWS, name="nested target in the first place")
 
+case("""def f(s):
+    out = ''
+    for i, (a, b) in enumerate(zip(s.split(), reversed(s.split()))):
+        if i == 1:
+            continue
+        try:
+            out += str(int(a)) + b
+        except ValueError as e:
+            out += '!' + a
+            if len(out) > 40:
+                return out.upper()
+    else:
+        out += '#'
+    r = [x + y for i, x in enumerate(s) for j, y in enumerate(out) if i == j and (k := i + j) >= 0]
+    return out + '|'.join(r) + (str(k) if r else '')
+""", rows=ROWS + [["héllo 12 wörld 7"], ["1 2 3 4 5 6 7 8 9 10 11 12"],
+                         ["alpha beta gamma delta epsilon zeta eta theta iota kappa"]],
+     name="continue, try/except, return inside a zip loop; nested enumerate comprehension")
+
 # ---- item 2: enumerate, zip, reversed, range in every iterable position
 case("lambda s: ''.join(a + b + c for a, b, c in zip(s, s.upper(), s[::-1]))", rows=ROWS,
      name="zip of three")

@@ -6,3 +6,4 @@ add_test(NAME udf_oracle_unpack
                  $<TARGET_FILE:udf_oracle_runner>)
 set_tests_properties(udf_oracle_unpack PROPERTIES LABELS udf TIMEOUT 120)
 nrt_add_test(test_front_unpack SOURCES test_front_unpack.c LABELS udf valgrind TIMEOUT 60)
+nrt_add_test(test_udf_unpack SOURCES test_udf_unpack.c LABELS udf TIMEOUT 120)
