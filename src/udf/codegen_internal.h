@@ -248,6 +248,8 @@ typedef struct cg_for_leaf {
 typedef struct cg_for {
   cg_for_leaf leaf[CG_FOR_LEAVES];
   int n;
+  const udf_var *pack_var; /* `for t in zip(a, b)`: t gets a tuple of the leaves' str items */
+  int pack_from, pack_n;   /* those leaves */
   LLVMBasicBlockRef head, body, next, done;
 } cg_for;
 /* Evaluates the iterables and leaves the builder in the loop head. */

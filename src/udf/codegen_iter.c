@@ -36,6 +36,18 @@ static void flatten(cg *c, cg_for *f, const udf_expr *iter, const udf_var *var,
     cg_iter_setup(c, &l->it, iter);
     return;
   }
+  if (iter->u.call.builtin == UDF_BI_ZIP && !unpack) { /* a tuple of str per item */
+    if (f->pack_var) {
+      cg_fail(c, "internal error: two tuple targets in one loop");
+      return;
+    }
+    f->pack_var = var;
+    f->pack_from = f->n;
+    f->pack_n = iter->u.call.ncargs;
+    for (int i = 0; i < iter->u.call.ncargs; i++)
+      flatten(c, f, iter->u.call.cargs[i], NULL, NULL);
+    return;
+  }
   if (iter->u.call.builtin == UDF_BI_ENUMERATE) {
     int k = f->n;
     cg_for_leaf *l = new_leaf(c, f); /* the counter binds first, its start is evaluated last */
@@ -104,6 +116,11 @@ void cg_for_next(cg *c, cg_for *f) {
   for (int i = 0; i < f->n; i++)
     if (f->leaf[i].var)
       cg_bind(c, f->leaf[i].var, vals[i]);
+  if (f->pack_var && !c->failed) {
+    cg_val t = cg_list_from_values(c, vals + f->pack_from, f->pack_n, UDF_TY_TUPLE_STR);
+    cg_bind(c, f->pack_var, t);
+    cg_release(c, t);
+  }
   for (int i = f->n - 1; i >= 0; i--)
     cg_release(c, vals[i]);
 }

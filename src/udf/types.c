@@ -620,6 +620,18 @@ static bool bind_target_var(ck *c, udf_var *v, udf_type t, udf_loc loc, bool com
   return true;
 }
 
+/* zip() of iterables of str: its items are tuples of str, storable values. */
+static bool zip_of_str(const udf_expr *it) {
+  if (it->type != UDF_TY_ITER || it->u.call.builtin != UDF_BI_ZIP) return false;
+  for (int i = 0; i < it->u.call.ncargs; i++) {
+    const udf_expr *a = it->u.call.cargs[i];
+    if (a->type == UDF_TY_ITER && a->u.call.builtin == UDF_BI_REVERSED) a = a->u.call.cargs[0];
+    if (a->type != UDF_TY_STR && a->type != UDF_TY_LIST_STR && a->type != UDF_TY_TUPLE_STR)
+      return false;
+  }
+  return true;
+}
+
 static int count_items(const udf_expr *it) {
   return it->u.call.builtin == UDF_BI_ENUMERATE ? 2
          : it->u.call.builtin == UDF_BI_ZIP     ? it->u.call.ncargs
@@ -645,9 +657,12 @@ static bool bind_for_target(ck *c, udf_expr *it, udf_var *v, udf_expr *unpack, u
         it->type == UDF_TY_RANGE ? "int" : "str",
         it->type == UDF_TY_ITER ? "reversed()" : tn(it->type));
     it = NULL;
+  } else if (it && !unpack && zip_of_str(it)) {
+    return bind_target_var(c, v, UDF_TY_TUPLE_STR, loc, comp);
   } else if (it && !unpack && iter) {
     err(c, NRT_EUNSUPPORTED, loc,
-        "unsupported: a tuple from %s() as a value (unpack it: for a, b in %s(...))",
+        "unsupported: a tuple of mixed types from %s() as a value (unpack it: for a, b in "
+        "%s(...))",
         it->u.call.builtin == UDF_BI_ZIP ? "zip" : "enumerate",
         it->u.call.builtin == UDF_BI_ZIP ? "zip" : "enumerate");
     it = NULL;

@@ -94,6 +94,13 @@ case("""def f(s):
                          ["alpha beta gamma delta epsilon zeta eta theta iota kappa"]],
      name="continue, try/except, return inside a zip loop; nested enumerate comprehension")
 
+case("""def f(s):
+    r = ''
+    for t in zip(s, reversed(s), s.upper()):
+        r += ''.join(t) + str(len(t)) + t[1]
+    return r + '|'.join([p[0] + p[-1] for p in zip(s.split(), s.split()[1:])])
+""", rows=ROWS, name="zip of str items as tuple values")
+
 # ---- item 2: enumerate, zip, reversed, range in every iterable position
 case("lambda s: ''.join(a + b + c for a, b, c in zip(s, s.upper(), s[::-1]))", rows=ROWS,
      name="zip of three")

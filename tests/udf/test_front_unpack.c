@@ -25,8 +25,8 @@ static const bad cases[] = {
      "unsupported: unpacking the str items of a list in a for target (only the items of enumerate() and zip())"},
     {"def f(s):\n    for a, b, c in enumerate(s):\n        pass\n    return s\n", UNS, 2, 9,
      "unsupported: unpacking 2 items into 3 names (ValueError: not enough values to unpack (expected 3, got 2))"},
-    {"def f(s):\n    for a in zip(s, s):\n        pass\n    return s\n", UNS, 2, 9,
-     "unsupported: a tuple from zip() as a value (unpack it: for a, b in zip(...))"},
+    {"def f(s):\n    for a in zip(s, range(3)):\n        pass\n    return s\n", UNS, 2, 9,
+     "unsupported: a tuple of mixed types from zip() as a value (unpack it: for a, b in zip(...))"},
     {"def f(s):\n    return ''.join([a for a, b in zip(s)])\n", UNS, 2, 27,
      "unsupported: unpacking 1 item into 2 names (ValueError: not enough values to unpack (expected 2, got 1))"},
     {"def f(s):\n    x = enumerate(s)\n    return s\n", UNS, 2, 9,
@@ -89,6 +89,8 @@ static const bad cases[] = {
      "unsupported: assigning to 'e', the name of an except clause"},
     {"def f(s):\n    return [i for i, c in enumerate(s) if (i := 1)]\n", SYN, 2, 44,
      "assignment expression cannot rebind comprehension iteration variable 'i'"},
+    {"def f(s):\n    for t in enumerate(s):\n        pass\n    return s\n", UNS, 2, 9,
+     "unsupported: a tuple of mixed types from enumerate() as a value (unpack it: for a, b in enumerate(...))"},
 };
 
 static int check_bad(const bad *b, size_t i) {

@@ -18,6 +18,8 @@ static const char *const src =
     "        if (n := i % 3) and a != b:\n"
     "            out += a * n\n"
     "    w = [c + d for j, (c, d) in enumerate(zip(t.split(), reversed(t.split()))) if j % 2 == 0]\n"
+    "    for p in zip(t.split(), s.split(), reversed(s)):\n"
+    "        out += p[0] + p[2]\n"
     "    return out + '|'.join(w) + str(len(out))\n";
 
 static nrt_column *input(void) {
