@@ -467,6 +467,8 @@ static void emit_stmt(cg *c, const udf_stmt *s) {
       const udf_expr *t = s->u.assign.targets[i];
       if (t->kind == UDF_E_NAME) {
         cg_bind(c, t->u.name.var, v);
+      } else if (udf_type_base(v.type) == UDF_TY_STR) {
+        cg_unpack_chars(c, v, t); /* a, b = 'xy' */
       } else {
         /* Unpacking a runtime tuple/list of str. */
         LLVMValueRef len = cg_list_len(c, v.v);

@@ -244,6 +244,7 @@ typedef struct cg_for_leaf {
   LLVMValueRef count;     /* enumerate's counter: i64 alloca, else NULL */
   LLVMValueRef count_ovf; /* i1 alloca: the counter went past INT64_MAX */
   const udf_var *var;     /* the name bound to its items (NULL: none) */
+  const udf_expr *chars;  /* else a tuple of names its str items are unpacked into */
 } cg_for_leaf;
 typedef struct cg_for {
   cg_for_leaf leaf[CG_FOR_LEAVES];
@@ -252,6 +253,8 @@ typedef struct cg_for {
   int pack_from, pack_n;   /* those leaves */
   LLVMBasicBlockRef head, body, next, done;
 } cg_for;
+/* Binds the characters of str s to the names of tuple t (ValueError on another count). */
+void cg_unpack_chars(cg *c, cg_val s, const udf_expr *t);
 /* Evaluates the iterables and leaves the builder in the loop head. */
 void cg_for_begin(cg *c, cg_for *f, const udf_expr *iter, const udf_var *var,
                   const udf_expr *unpack);

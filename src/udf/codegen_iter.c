@@ -33,6 +33,7 @@ static void flatten(cg *c, cg_for *f, const udf_expr *iter, const udf_var *var,
     if (!l)
       return;
     l->var = var ? var : name_var(unpack);
+    l->chars = unpack && unpack->kind == UDF_E_TUPLE ? unpack : NULL;
     cg_iter_setup(c, &l->it, iter);
     return;
   }
@@ -71,6 +72,18 @@ static void flatten(cg *c, cg_for *f, const udf_expr *iter, const udf_var *var,
     const udf_expr *t = unpack->u.seq.items[i];
     flatten(c, f, iter->u.call.cargs[i], name_var(t), t->kind == UDF_E_NAME ? NULL : t);
   }
+}
+
+void cg_unpack_chars(cg *c, cg_val s, const udf_expr *t) {
+  LLVMValueRef arg = cg_spill(c, s.v);
+  cg_val list = cg_rt_list(c, "nrt_udf_rt_list_chars", "i:psq", &arg, 1, UDF_TY_LIST_STR);
+  LLVMValueRef args[3] = {c->err, cg_list_len(c, list.v), cg_i64(c, t->u.seq.n)};
+  cg_check(c, cg_call(c, "nrt_udf_rt_unpack_check", "i:pll", args, 3));
+  for (int k = 0; k < t->u.seq.n; k++) {
+    cg_val item = {cg_list_item(c, list.v, cg_i64(c, k)), UDF_TY_STR, false};
+    cg_bind(c, t->u.seq.items[k]->u.name.var, item);
+  }
+  cg_release(c, list);
 }
 
 void cg_for_begin(cg *c, cg_for *f, const udf_expr *iter, const udf_var *var,
@@ -116,6 +129,8 @@ void cg_for_next(cg *c, cg_for *f) {
   for (int i = 0; i < f->n; i++)
     if (f->leaf[i].var)
       cg_bind(c, f->leaf[i].var, vals[i]);
+    else if (f->leaf[i].chars)
+      cg_unpack_chars(c, vals[i], f->leaf[i].chars);
   if (f->pack_var && !c->failed) {
     cg_val t = cg_list_from_values(c, vals + f->pack_from, f->pack_n, UDF_TY_TUPLE_STR);
     cg_bind(c, f->pack_var, t);

@@ -620,6 +620,16 @@ static bool bind_target_var(ck *c, udf_var *v, udf_type t, udf_loc loc, bool com
   return true;
 }
 
+/* Items of `it` that are str, unpacked into a tuple of names: their characters. */
+static bool str_items_into_names(const udf_expr *it, const udf_expr *unpack) {
+  if (it->type == UDF_TY_ITER) it = it->u.call.cargs[0]; /* reversed(x) */
+  if (it->type != UDF_TY_STR && it->type != UDF_TY_LIST_STR && it->type != UDF_TY_TUPLE_STR)
+    return false;
+  for (int i = 0; i < unpack->u.seq.n; i++)
+    if (unpack->u.seq.items[i]->kind != UDF_E_NAME) return false;
+  return true;
+}
+
 /* zip() of iterables of str: its items are tuples of str, storable values. */
 static bool zip_of_str(const udf_expr *it) {
   if (it->type != UDF_TY_ITER || it->u.call.builtin != UDF_BI_ZIP) return false;
@@ -650,6 +660,13 @@ static bool bind_for_target(ck *c, udf_expr *it, udf_var *v, udf_expr *unpack, u
     unpack = NULL;
   }
   bool iter = it && it->type == UDF_TY_ITER && it->u.call.builtin != UDF_BI_REVERSED;
+  if (it && unpack && !iter && str_items_into_names(it, unpack)) {
+    for (int i = 0; i < unpack->u.seq.n; i++)
+      if (!bind_target_var(c, unpack->u.seq.items[i]->u.name.var, UDF_TY_STR,
+                           unpack->u.seq.items[i]->loc, comp))
+        return false;
+    return true;
+  }
   if (it && unpack && !iter) {
     err(c, NRT_EUNSUPPORTED, unpack->loc,
         "unsupported: unpacking the %s items of a %s in a for target (only the items of "
@@ -1742,11 +1759,8 @@ static void check_assign(ck *c, udf_stmt *s) {
       continue;
     }
     if (!need_value(c, v, "unpacking")) return;
-    if (vt != UDF_TY_TUPLE_STR && vt != UDF_TY_LIST_STR) {
-      if (vt == UDF_TY_STR)
-        err(c, NRT_EUNSUPPORTED, v->loc, "unsupported: unpacking the characters of a str");
-      else
-        err(c, NRT_ETYPE, v->loc, "cannot unpack non-iterable %s object", tn(vt));
+    if (vt != UDF_TY_TUPLE_STR && vt != UDF_TY_LIST_STR && vt != UDF_TY_STR) {
+      err(c, NRT_ETYPE, v->loc, "cannot unpack non-iterable %s object", tn(vt));
       return;
     }
     if (v->kind == UDF_E_CALL && v->u.call.ckind == UDF_CALL_METHOD && nt != 3 &&

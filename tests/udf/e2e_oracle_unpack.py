@@ -101,6 +101,24 @@ case("""def f(s):
     return r + '|'.join([p[0] + p[-1] for p in zip(s.split(), s.split()[1:])])
 """, rows=ROWS, name="zip of str items as tuple values")
 
+case("""def f(s):
+    r = ''
+    for a, b in [w for w in s.split() if len(w) == 2] + ['cd']:
+        r += b + a
+    r += '|'.join([y + x for x, y in reversed(['pq', 'é日'])])
+    if len(s) == 2:
+        a, b = s
+        r += b + a
+    a, b = s
+    return r
+""", rows=ROWS, name="the characters of str items and of a str unpacked (ValueError on the count)")
+case("""def f(s):
+    r = ''
+    for i, (a, b) in enumerate(s.split()):
+        r += str(i) + b + a
+    return r
+""", rows=ROWS, name="enumerate of words unpacked into characters (ValueError unless two)")
+
 # ---- item 2: enumerate, zip, reversed, range in every iterable position
 case("lambda s: ''.join(a + b + c for a, b, c in zip(s, s.upper(), s[::-1]))", rows=ROWS,
      name="zip of three")

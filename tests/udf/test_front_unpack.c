@@ -21,7 +21,7 @@ typedef struct bad {
 #define UNS NRT_EUNSUPPORTED
 
 static const bad cases[] = {
-    {"def f(s):\n    for a, b in s.split():\n        pass\n    return s\n", UNS, 2, 9,
+    {"def f(s):\n    for a, (b, c) in s.split():\n        pass\n    return s\n", UNS, 2, 9,
      "unsupported: unpacking the str items of a list in a for target (only the items of enumerate() and zip())"},
     {"def f(s):\n    for a, b, c in enumerate(s):\n        pass\n    return s\n", UNS, 2, 9,
      "unsupported: unpacking 2 items into 3 names (ValueError: not enough values to unpack (expected 3, got 2))"},
@@ -51,7 +51,7 @@ static const bad cases[] = {
      "enumerate() missing required argument 'iterable'"},
     {"def f(s):\n    for i, c in zip():\n        pass\n    return s\n", UNS, 2, 17,
      "unsupported: zip() without arguments"},
-    {"def f(s):\n    for a, b in reversed(s):\n        pass\n    return s\n", UNS, 2, 9,
+    {"def f(s):\n    for a, b in reversed(range(3)):\n        pass\n    return s\n", UNS, 2, 9,
      "unsupported: unpacking the str items of a reversed() in a for target (only the items of enumerate() and zip())"},
     {"def f(s):\n    for a, b in range(3):\n        pass\n    return s\n", UNS, 2, 9,
      "unsupported: unpacking the int items of a range in a for target (only the items of enumerate() and zip())"},
