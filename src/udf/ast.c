@@ -111,6 +111,7 @@ const char *udf_type_name(udf_type t) {
   case UDF_TY_TUPLE_STR: return "tuple";
   case UDF_TY_TUPLE: return "tuple";
   case UDF_TY_RANGE: return "range";
+  case UDF_TY_ITER: return "iterator";
   default: return "unknown";
   }
 }
@@ -173,9 +174,25 @@ void udf_expr_each_child(const udf_expr *e, void (*visit)(void *ctx, const udf_e
     return;
   case UDF_E_CAST: one[0] = e->u.cast.operand; break;
   case UDF_E_TRUTH: one[0] = e->u.truth.operand; break;
+  case UDF_E_NAMED: one[0] = e->u.named.value; break; /* the target is a store, not a use */
   default: return; /* names and literals */
   }
   for (int i = 0; i < 4; i++)
     if (one[i])
       visit(ctx, one[i]);
+}
+
+void udf_target_each_var(udf_var *var, const udf_expr *unpack,
+                         void (*visit)(void *ctx, udf_var *v), void *ctx) {
+  if (var)
+    visit(ctx, var);
+  if (!unpack)
+    return;
+  if (unpack->kind == UDF_E_NAME) {
+    if (unpack->u.name.var)
+      visit(ctx, unpack->u.name.var);
+    return;
+  }
+  for (int i = 0; unpack->kind == UDF_E_TUPLE && i < unpack->u.seq.n; i++)
+    udf_target_each_var(NULL, unpack->u.seq.items[i], visit, ctx);
 }

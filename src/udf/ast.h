@@ -67,6 +67,9 @@ enum {
   UDF_TY_TUPLE = 8,     /* a tuple display of mixed types: only as the right-hand side of an
                          * unpacking assignment (`a, b = b, a`), never stored */
   UDF_TY_RANGE = 9,     /* range(...): only as the iterable of a for loop or comprehension */
+  UDF_TY_ITER = 10,     /* enumerate(...), zip(...), reversed(...): only as the iterable of a
+                         * for loop or comprehension (or an argument of enumerate/zip there);
+                         * a tuple item is unpacked into the target by its structure */
   UDF_TY_BASE_MASK = 0xff,
   UDF_TY_NULLABLE = 0x100 /* flag: the value may also be None */
 };
@@ -137,6 +140,11 @@ typedef enum udf_builtin {
   UDF_BI_MAX,   /* as min */
   UDF_BI_RANGE, /* range(stop) | range(start, stop) | range(start, stop, step), int args;
                  * type UDF_TY_RANGE (ValueError at runtime for step 0) */
+  UDF_BI_ENUMERATE, /* enumerate(iterable[, start]) type ITER: cargs[0] the iterable (any
+                     * for-loop iterable, ITER included), cargs[1] the INT start when given
+                     * (ncargs 2) */
+  UDF_BI_ZIP,       /* zip(a, b, ...) type ITER: cargs the iterables (stops at the shortest) */
+  UDF_BI_REVERSED,  /* reversed(str|list|tuple) type ITER: the items from the last */
   UDF_BI_LIST,  /* list() -> [] ; list(str) -> its characters ; list(list|tuple|generator of
                  * str) -> the same items (lists are immutable here, so the value itself) */
   /* The math module's functions (imports.h), named "math.floor" ... in the tree:
@@ -217,6 +225,8 @@ typedef enum udf_expr_kind {
                     * T|NULLABLE->T: a nullable variable the checker knows is not None here
                     * (after `if x is None: return/break/continue`, inside `if x is not None:`
                     * or the else of `if x is None:`), so take its value */
+  UDF_E_NAMED,     /* (name := value): u.named; binds the variable (a function local, also
+                    * from inside a comprehension, as in Python) and has value's type */
   UDF_E_TRUTH      /* inserted by the checker (and from bool(x)): Python truth value of
                     * u.truth.operand: str/list/tuple non-empty, int/float non-zero; the
                     * operand may also be NONE (false) or nullable (None is false); BOOL */
@@ -251,9 +261,12 @@ typedef struct udf_fpart {
 
 /* One `for target in iter if cond if cond` clause of a comprehension. */
 typedef struct udf_comp_for {
-  udf_var *target;   /* the loop variable (scoped to the comprehension) */
+  udf_var *target;   /* the loop variable (scoped to the comprehension); NULL when unpack */
+  udf_expr *unpack;  /* a tuple target (`for i, (a, b) in ...`): a UDF_E_TUPLE of UDF_E_NAMEs
+                      * and nested UDF_E_TUPLEs, matched to the iterable's structure (the
+                      * items of enumerate/zip) by the checker; else NULL */
   udf_loc target_loc;
-  udf_expr *iter;    /* str (characters), LIST_STR, TUPLE_STR, or RANGE */
+  udf_expr *iter;    /* str (characters), LIST_STR, TUPLE_STR, RANGE or ITER */
   udf_expr **ifs;    /* conditions, each of type BOOL */
   int nifs;
 } udf_comp_for;
@@ -361,6 +374,10 @@ struct udf_expr {
     struct {
       udf_expr *operand;
     } truth;
+    struct {
+      udf_expr *target; /* UDF_E_NAME: u.name.var set by the checker */
+      udf_expr *value;
+    } named;
   } u;
 };
 
@@ -435,9 +452,11 @@ struct udf_stmt {
     } while_;
     struct {
       udf_var *target;  /* loop variable: a function local (shared with other uses of the name;
-                         * it keeps its last value after the loop, as in Python) */
+                         * it keeps its last value after the loop, as in Python); NULL when
+                         * unpack is set */
+      udf_expr *unpack; /* a tuple target, as udf_comp_for.unpack (names are function locals) */
       udf_loc target_loc;
-      udf_expr *iter;   /* STR (characters), LIST_STR, TUPLE_STR or RANGE */
+      udf_expr *iter;   /* STR (characters), LIST_STR, TUPLE_STR, RANGE or ITER */
       udf_block body;
       udf_block orelse; /* for-else */
     } for_;
@@ -500,6 +519,11 @@ typedef struct udf_module {
   bool names_exceptions; /* some `except ... as name` reads an error's message */
   struct udf_arena *arena; /* owns everything above */
 } udf_module;
+
+/* Calls visit(ctx, var) for the variable of every name in a for target: `var`, or every
+ * UDF_E_NAME in `unpack` (left to right). */
+void udf_target_each_var(udf_var *var, const udf_expr *unpack,
+                         void (*visit)(void *ctx, udf_var *v), void *ctx);
 
 /* Releases the module and everything in its arena. NULL is a no-op. */
 void udf_module_free(udf_module *m);

@@ -89,8 +89,32 @@ cg_val cg_read_var(cg *c, const udf_var *var, bool check_bound, udf_loc loc) {
 
 /* ------------------------------------------------------------------ iteration */
 
-void cg_iter_begin(cg *c, cg_iter *it, const udf_expr *iter) {
+/* reversed(range(start, stop, step)): Python's length of the range, counted down; in 128
+ * bits, where no difference of two int64 values overflows. */
+static void reversed_range(cg *c, cg_iter *it, LLVMValueRef start) {
+  LLVMTypeRef i128 = LLVMInt128TypeInContext(c->ctx);
+  LLVMValueRef s = LLVMBuildSExt(c->b, start, i128, ""), e = LLVMBuildSExt(c->b, it->stop, i128, "");
+  LLVMValueRef t = LLVMBuildSExt(c->b, it->step, i128, ""), one = LLVMConstInt(i128, 1, 0),
+               zero = LLVMConstInt(i128, 0, 0);
+  LLVMValueRef up = LLVMBuildICmp(c->b, LLVMIntSGT, t, zero, "");
+  LLVMValueRef lo = LLVMBuildSelect(c->b, up, s, e, ""), hi = LLVMBuildSelect(c->b, up, e, s, "");
+  LLVMValueRef mag = LLVMBuildSelect(c->b, up, t, LLVMBuildNeg(c->b, t, ""), "");
+  LLVMValueRef n = LLVMBuildAdd(
+      c->b, LLVMBuildSDiv(c->b, LLVMBuildSub(c->b, LLVMBuildSub(c->b, hi, lo, ""), one, ""), mag, ""),
+      one, "");
+  n = LLVMBuildSelect(c->b, LLVMBuildICmp(c->b, LLVMIntSLT, lo, hi, ""), n, zero, "len");
+  it->rstart = s;
+  it->rstep = t;
+  it->rcount = cg_alloca(c, i128, "rev.left");
+  LLVMBuildStore(c->b, n, it->rcount);
+}
+
+void cg_iter_setup(cg *c, cg_iter *it, const udf_expr *iter) {
   memset(it, 0, sizeof *it);
+  if (udf_type_base(iter->type) == UDF_TY_ITER) { /* reversed(x): x from its end */
+    it->reversed = true;
+    iter = iter->u.call.cargs[0];
+  }
   it->kind = udf_type_base(iter->type);
   it->pos = cg_alloca(c, c->i64, "it.pos");
   if (it->kind == UDF_TY_RANGE) {
@@ -109,11 +133,21 @@ void cg_iter_begin(cg *c, cg_iter *it, const udf_expr *iter) {
       cg_check_bool_fail(c, LLVMBuildICmp(c->b, LLVMIntEQ, it->step, cg_i64(c, 0), ""),
                          NRT_EVALUE, "range() arg 3 must not be zero");
     LLVMBuildStore(c->b, start, it->pos);
+    if (it->reversed)
+      reversed_range(c, it, start);
   } else {
     /* Python's iterator holds a reference to the iterable for the whole loop. */
     it->iterable = cg_owned(c, cg_expr(c, iter));
-    LLVMBuildStore(c->b, cg_i64(c, 0), it->pos);
+    LLVMValueRef start = cg_i64(c, 0);
+    if (it->reversed)
+      start = it->kind == UDF_TY_STR ? cg_str_len(c, it->iterable.v)
+                                     : cg_list_len(c, it->iterable.v);
+    LLVMBuildStore(c->b, start, it->pos);
   }
+}
+
+void cg_iter_begin(cg *c, cg_iter *it, const udf_expr *iter) {
+  cg_iter_setup(c, it, iter);
   it->head = cg_block(c, "for.head");
   it->body = cg_block(c, "for.body");
   it->next = cg_block(c, "for.next");
@@ -122,17 +156,109 @@ void cg_iter_begin(cg *c, cg_iter *it, const udf_expr *iter) {
   cg_at(c, it->head);
 }
 
-void cg_iter_next(cg *c, cg_iter *it, const udf_var *var) {
-  LLVMValueRef pos = LLVMBuildLoad2(c->b, c->i64, it->pos, "pos");
+LLVMValueRef cg_iter_more(cg *c, cg_iter *it) {
+  LLVMValueRef pos = it->cur = LLVMBuildLoad2(c->b, c->i64, it->pos, "pos");
+  if (it->rcount) {
+    LLVMTypeRef i128 = LLVMInt128TypeInContext(c->ctx);
+    it->cur = LLVMBuildLoad2(c->b, i128, it->rcount, "left");
+    return LLVMBuildICmp(c->b, LLVMIntSGT, it->cur, LLVMConstInt(i128, 0, 0), "more");
+  }
   if (it->kind == UDF_TY_RANGE) {
     LLVMValueRef up = LLVMBuildICmp(c->b, LLVMIntSLT, pos, it->stop, "");
     LLVMValueRef down = LLVMBuildICmp(c->b, LLVMIntSGT, pos, it->stop, "");
     LLVMValueRef pos_step = LLVMBuildICmp(c->b, LLVMIntSGT, it->step, cg_i64(c, 0), "");
-    LLVMValueRef more = LLVMBuildSelect(c->b, pos_step, up, down, "more");
-    LLVMBuildCondBr(c->b, more, it->body, it->done);
-    cg_at(c, it->body);
+    return LLVMBuildSelect(c->b, pos_step, up, down, "more");
+  }
+  if (it->reversed)
+    return LLVMBuildICmp(c->b, LLVMIntSGT, pos, cg_i64(c, 0), "more");
+  LLVMValueRef len = it->kind == UDF_TY_STR ? cg_str_len(c, it->iterable.v)
+                                            : cg_list_len(c, it->iterable.v);
+  return LLVMBuildICmp(c->b, LLVMIntSLT, pos, len, "more");
+}
+
+/* The character of string s at byte offset pos (a temp) and its length in bytes (*nb_out):
+ * a view of a borrowed string (inline: its length from the lead byte), else a new string from
+ * the runtime (the view could outlive a managed iterable). A parameter's iterable is
+ * borrowed, so the optimiser keeps only the view. */
+static cg_val char_at(cg *c, LLVMValueRef s, LLVMValueRef pos, LLVMValueRef *nb_out) {
+  LLVMValueRef len = cg_str_len(c, s);
+  LLVMValueRef data = cg_str_data(c, s), mi = cg_str_mi(c, s);
+  LLVMValueRef lead = LLVMBuildZExt(
+      c->b, LLVMBuildLoad2(c->b, c->i8, LLVMBuildGEP2(c->b, c->i8, data, &pos, 1, ""), ""),
+      c->i64, "lead");
+  LLVMValueRef n = LLVMBuildSelect(
+      c->b, LLVMBuildICmp(c->b, LLVMIntULT, lead, cg_i64(c, 0x80), ""), cg_i64(c, 1),
+      LLVMBuildSelect(c->b, LLVMBuildICmp(c->b, LLVMIntULT, lead, cg_i64(c, 0xE0), ""),
+                      cg_i64(c, 2),
+                      LLVMBuildSelect(c->b,
+                                      LLVMBuildICmp(c->b, LLVMIntULT, lead, cg_i64(c, 0xF0), ""),
+                                      cg_i64(c, 3), cg_i64(c, 4), ""),
+                      ""),
+      "nb");
+  LLVMBasicBlockRef view = cg_block(c, "char.view"), made = cg_block(c, "char.new"),
+                    got = cg_block(c, "char.got");
+  LLVMBuildCondBr(c->b, LLVMBuildIsNull(c->b, mi, ""), view, made);
+  cg_at(c, view);
+  LLVMValueRef view_v =
+      cg_str_make(c, cg_null(c), LLVMBuildGEP2(c->b, c->i8, data, &pos, 1, ""), n);
+  LLVMBuildBr(c->b, got);
+  cg_at(c, made);
+  LLVMValueRef out = cg_out_str(c);
+  LLVMValueRef nbp = cg_scratch(c, c->i64, "nb");
+  LLVMValueRef args[7] = {c->err, mi, data, len, pos, nbp, out};
+  cg_check(c, cg_call(c, "nrt_udf_rt_char_at", "i:pppllLs", args, 7));
+  LLVMValueRef made_nb = LLVMBuildLoad2(c->b, c->i64, nbp, "");
+  LLVMValueRef made_v = cg_load_str(c, out);
+  LLVMBasicBlockRef made_end = LLVMGetInsertBlock(c->b);
+  LLVMBuildBr(c->b, got);
+  cg_at(c, got);
+  LLVMValueRef nb = LLVMBuildPhi(c->b, c->i64, "nb");
+  LLVMValueRef chv = LLVMBuildPhi(c->b, c->str, "ch");
+  LLVMValueRef nb_in[2] = {n, made_nb}, ch_in[2] = {view_v, made_v};
+  LLVMBasicBlockRef from[2] = {view, made_end};
+  LLVMAddIncoming(nb, nb_in, from, 2);
+  LLVMAddIncoming(chv, ch_in, from, 2);
+  cg_val ch = {chv, UDF_TY_STR, false};
+  cg_push_temp(c, &ch);
+  *nb_out = nb;
+  return ch;
+}
+
+/* The byte offset of the character that ends at byte offset pos (> 0) of string s. */
+static LLVMValueRef char_start_before(cg *c, LLVMValueRef s, LLVMValueRef pos) {
+  LLVMValueRef data = cg_str_data(c, s);
+  LLVMValueRef at = cg_alloca(c, c->i64, "rev.at");
+  LLVMBuildStore(c->b, LLVMBuildSub(c->b, pos, cg_i64(c, 1), ""), at);
+  LLVMBasicBlockRef test = cg_block(c, "rev.test"), back = cg_block(c, "rev.back"),
+                    found = cg_block(c, "rev.found");
+  LLVMBuildBr(c->b, test);
+  cg_at(c, test);
+  LLVMValueRef p = LLVMBuildLoad2(c->b, c->i64, at, "");
+  LLVMValueRef byte = LLVMBuildLoad2(c->b, c->i8, LLVMBuildGEP2(c->b, c->i8, data, &p, 1, ""), "");
+  LLVMValueRef cont = LLVMBuildICmp(
+      c->b, LLVMIntEQ, LLVMBuildAnd(c->b, byte, LLVMConstInt(c->i8, 0xC0, 0), ""),
+      LLVMConstInt(c->i8, 0x80, 0), "");
+  LLVMValueRef more = LLVMBuildAnd(
+      c->b, cont, LLVMBuildICmp(c->b, LLVMIntSGT, p, cg_i64(c, 0), ""), "");
+  LLVMBuildCondBr(c->b, more, back, found);
+  cg_at(c, back);
+  LLVMBuildStore(c->b, LLVMBuildSub(c->b, p, cg_i64(c, 1), ""), at);
+  LLVMBuildBr(c->b, test);
+  cg_at(c, found);
+  return p;
+}
+
+cg_val cg_iter_value(cg *c, cg_iter *it) {
+  LLVMValueRef pos = it->cur;
+  if (it->rcount) { /* the item start + (left - 1) * step, which fits in 64 bits */
+    LLVMValueRef left = LLVMBuildSub(c->b, pos, LLVMConstInt(LLVMTypeOf(pos), 1, 0), "");
+    LLVMBuildStore(c->b, left, it->rcount);
+    LLVMValueRef v = LLVMBuildAdd(c->b, it->rstart, LLVMBuildMul(c->b, left, it->rstep, ""), "");
+    cg_val r = {LLVMBuildTrunc(c->b, v, c->i64, ""), UDF_TY_INT, false};
+    return r;
+  }
+  if (it->kind == UDF_TY_RANGE) {
     cg_val v = {pos, UDF_TY_INT, false};
-    cg_bind(c, var, v);
     /* The next value; an overflowing step ends the loop (the range is exhausted). */
     LLVMTypeRef pt[2] = {c->i64, c->i64};
     LLVMValueRef args[2] = {pos, it->step};
@@ -143,67 +269,39 @@ void cg_iter_next(cg *c, cg_iter *it, const udf_var *var) {
     LLVMValueRef ovf = LLVMBuildExtractValue(c->b, r, 1, "");
     nxt = LLVMBuildSelect(c->b, ovf, it->stop, nxt, "");
     LLVMBuildStore(c->b, nxt, it->pos);
-    return;
+    return v;
   }
   if (it->kind == UDF_TY_STR) {
-    LLVMValueRef s = it->iterable.v;
-    LLVMValueRef len = cg_str_len(c, s);
-    LLVMValueRef more = LLVMBuildICmp(c->b, LLVMIntSLT, pos, len, "more");
-    LLVMBuildCondBr(c->b, more, it->body, it->done);
-    cg_at(c, it->body);
-    /* The character at byte offset pos: a view of a borrowed string (inline: its length from
-     * the lead byte), else a new string from the runtime (the view could outlive a managed
-     * iterable). A parameter's iterable is borrowed, so the optimiser keeps only the view. */
-    LLVMValueRef data = cg_str_data(c, s), mi = cg_str_mi(c, s);
-    LLVMValueRef lead = LLVMBuildZExt(
-        c->b, LLVMBuildLoad2(c->b, c->i8, LLVMBuildGEP2(c->b, c->i8, data, &pos, 1, ""), ""),
-        c->i64, "lead");
-    LLVMValueRef n = LLVMBuildSelect(
-        c->b, LLVMBuildICmp(c->b, LLVMIntULT, lead, cg_i64(c, 0x80), ""), cg_i64(c, 1),
-        LLVMBuildSelect(c->b, LLVMBuildICmp(c->b, LLVMIntULT, lead, cg_i64(c, 0xE0), ""),
-                        cg_i64(c, 2),
-                        LLVMBuildSelect(c->b,
-                                        LLVMBuildICmp(c->b, LLVMIntULT, lead, cg_i64(c, 0xF0), ""),
-                                        cg_i64(c, 3), cg_i64(c, 4), ""),
-                        ""),
-        "nb");
-    LLVMBasicBlockRef view = cg_block(c, "char.view"), made = cg_block(c, "char.new"),
-                      got = cg_block(c, "char.got");
-    LLVMBuildCondBr(c->b, LLVMBuildIsNull(c->b, mi, ""), view, made);
-    cg_at(c, view);
-    LLVMValueRef view_v =
-        cg_str_make(c, cg_null(c), LLVMBuildGEP2(c->b, c->i8, data, &pos, 1, ""), n);
-    LLVMBuildBr(c->b, got);
-    cg_at(c, made);
-    LLVMValueRef out = cg_out_str(c);
-    LLVMValueRef nbp = cg_scratch(c, c->i64, "nb");
-    LLVMValueRef args[7] = {c->err, mi, data, len, pos, nbp, out};
-    cg_check(c, cg_call(c, "nrt_udf_rt_char_at", "i:pppllLs", args, 7));
-    LLVMValueRef made_nb = LLVMBuildLoad2(c->b, c->i64, nbp, "");
-    LLVMValueRef made_v = cg_load_str(c, out);
-    LLVMBasicBlockRef made_end = LLVMGetInsertBlock(c->b);
-    LLVMBuildBr(c->b, got);
-    cg_at(c, got);
-    LLVMValueRef nb = LLVMBuildPhi(c->b, c->i64, "nb");
-    LLVMValueRef chv = LLVMBuildPhi(c->b, c->str, "ch");
-    LLVMValueRef nb_in[2] = {n, made_nb}, ch_in[2] = {view_v, made_v};
-    LLVMBasicBlockRef from[2] = {view, made_end};
-    LLVMAddIncoming(nb, nb_in, from, 2);
-    LLVMAddIncoming(chv, ch_in, from, 2);
-    cg_val ch = {chv, UDF_TY_STR, false};
-    cg_push_temp(c, &ch);
+    LLVMValueRef s = it->iterable.v, nb;
+    if (it->reversed) {
+      LLVMValueRef p = char_start_before(c, s, pos);
+      cg_val ch = char_at(c, s, p, &nb);
+      LLVMBuildStore(c->b, p, it->pos);
+      return ch;
+    }
+    cg_val ch = char_at(c, s, pos, &nb);
     LLVMBuildStore(c->b, LLVMBuildAdd(c->b, pos, nb, ""), it->pos);
-    cg_bind(c, var, ch);
-    cg_release(c, ch);
-    return;
+    return ch;
   }
   LLVMValueRef list = it->iterable.v;
-  LLVMValueRef more = LLVMBuildICmp(c->b, LLVMIntSLT, pos, cg_list_len(c, list), "more");
-  LLVMBuildCondBr(c->b, more, it->body, it->done);
-  cg_at(c, it->body);
+  if (it->reversed) {
+    LLVMValueRef p = LLVMBuildSub(c->b, pos, cg_i64(c, 1), "");
+    cg_val item = {cg_list_item(c, list, p), UDF_TY_STR, false};
+    LLVMBuildStore(c->b, p, it->pos);
+    return item;
+  }
   cg_val item = {cg_list_item(c, list, pos), UDF_TY_STR, false};
   LLVMBuildStore(c->b, LLVMBuildAdd(c->b, pos, cg_i64(c, 1), ""), it->pos);
-  cg_bind(c, var, item);
+  return item;
+}
+
+void cg_iter_next(cg *c, cg_iter *it, const udf_var *var) {
+  LLVMValueRef more = cg_iter_more(c, it);
+  LLVMBuildCondBr(c->b, more, it->body, it->done);
+  cg_at(c, it->body);
+  cg_val v = cg_iter_value(c, it);
+  cg_bind(c, var, v);
+  cg_release(c, v);
 }
 
 /* ------------------------------------------------------------------ statements */
@@ -369,6 +467,8 @@ static void emit_stmt(cg *c, const udf_stmt *s) {
       const udf_expr *t = s->u.assign.targets[i];
       if (t->kind == UDF_E_NAME) {
         cg_bind(c, t->u.name.var, v);
+      } else if (udf_type_base(v.type) == UDF_TY_STR) {
+        cg_unpack_chars(c, v, t); /* a, b = 'xy' */
       } else {
         /* Unpacking a runtime tuple/list of str. */
         LLVMValueRef len = cg_list_len(c, v.v);
@@ -426,9 +526,9 @@ static void emit_stmt(cg *c, const udf_stmt *s) {
     return;
   }
   case UDF_S_FOR: {
-    cg_iter it;
-    cg_iter_begin(c, &it, s->u.for_.iter);
-    cg_iter_next(c, &it, s->u.for_.target);
+    cg_for it;
+    cg_for_begin(c, &it, s->u.for_.iter, s->u.for_.target, s->u.for_.unpack);
+    cg_for_next(c, &it);
     LLVMBasicBlockRef brk = cg_block(c, "for.break"), end = cg_block(c, "for.end");
     if (c->nloops >= CG_MAX_LOOPS) {
       cg_fail(c, "loops nested deeper than %d", CG_MAX_LOOPS);
@@ -440,15 +540,12 @@ static void emit_stmt(cg *c, const udf_stmt *s) {
     cg_goto(c, it.next);
     cg_at(c, it.next);
     LLVMBuildBr(c->b, it.head);
-    /* Exhausted: drop the iterable, run the else block. break: drop it, skip the else. */
+    /* Exhausted: drop the iterables, run the else block. break: drop them, skip the else. */
     cg_at(c, brk);
-    if (it.iterable.temp)
-      cg_decref(c, it.iterable);
+    cg_for_release(c, &it, false);
     cg_goto(c, end);
     cg_at(c, it.done);
-    if (it.iterable.temp)
-      cg_decref(c, it.iterable);
-    cg_drop_temp(c, it.iterable);
+    cg_for_release(c, &it, true);
     cg_stmts(c, &s->u.for_.orelse);
     cg_goto(c, end);
     cg_at(c, end);

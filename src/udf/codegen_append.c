@@ -56,6 +56,15 @@ static void scan_expr(struct scan *s, const udf_expr *e) {
     return;
   }
   enum use outer = s->use;
+  if (e->kind == UDF_E_NAMED) { /* the value is held by the target and by the expression */
+    const udf_var *v = e->u.named.target->u.name.var;
+    if (v && v->index >= 0)
+      s->shared[v->index] = true;
+    s->use = USE_HELD;
+    scan_expr(s, e->u.named.value);
+    s->use = outer;
+    return;
+  }
   bool concat = e->kind == UDF_E_BINARY && e->u.binary.op == UDF_OP_ADD &&
                 udf_type_base(e->type) == UDF_TY_STR;
   if (e->kind == UDF_E_CALL && e->u.call.ckind == UDF_CALL_FUNC)

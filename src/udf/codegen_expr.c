@@ -637,9 +637,9 @@ static void comp_level(cg *c, const udf_expr *e, int level, cg_val list) {
     return;
   }
   const udf_comp_for *g = &e->u.comp.gens[level];
-  cg_iter it;
-  cg_iter_begin(c, &it, g->iter);
-  cg_iter_next(c, &it, g->target);
+  cg_for it;
+  cg_for_begin(c, &it, g->iter, g->target, g->unpack);
+  cg_for_next(c, &it);
   for (int i = 0; i < g->nifs; i++) {
     LLVMValueRef cond = cg_expr(c, g->ifs[i]).v;
     LLVMBasicBlockRef pass = cg_block(c, "comp.if");
@@ -651,9 +651,7 @@ static void comp_level(cg *c, const udf_expr *e, int level, cg_val list) {
   cg_at(c, it.next);
   LLVMBuildBr(c->b, it.head);
   cg_at(c, it.done);
-  if (it.iterable.temp)
-    cg_decref(c, it.iterable);
-  cg_drop_temp(c, it.iterable);
+  cg_for_release(c, &it, true);
   /* it.body..it.next are closed; it.done continues. */
 }
 
@@ -728,6 +726,11 @@ static cg_val expr_value(cg *c, const udf_expr *e) {
     v.v = cg_truth(c, o);
     v.type = UDF_TY_BOOL;
     cg_release(c, o);
+    return v;
+  }
+  case UDF_E_NAMED: {
+    v = cg_expr(c, e->u.named.value);
+    cg_bind(c, e->u.named.target->u.name.var, v);
     return v;
   }
   case UDF_E_ATTRIBUTE:

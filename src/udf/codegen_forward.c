@@ -37,16 +37,23 @@ static void walk_expr(struct uses *u, const udf_expr *e);
 
 static void walk_child(void *u, const udf_expr *e) { walk_expr(u, e); }
 
+static void block_var(void *ctx, udf_var *v) {
+  struct uses *u = ctx;
+  u->blocked |= v == u->v;
+}
+
 static void walk_expr(struct uses *u, const udf_expr *e) {
   if (!e)
     return;
+  if (e->kind == UDF_E_NAMED)
+    u->blocked |= e->u.named.target->u.name.var == u->v;
   if (e->kind == UDF_E_NAME) {
     note(u, e);
     return;
   }
   if (e->kind == UDF_E_LISTCOMP || e->kind == UDF_E_GENEXP)
     for (int g = 0; g < e->u.comp.ngens; g++)
-      u->blocked |= e->u.comp.gens[g].target == u->v;
+      udf_target_each_var(e->u.comp.gens[g].target, e->u.comp.gens[g].unpack, block_var, u);
   udf_expr_each_child(e, walk_child, u);
 }
 
@@ -71,7 +78,7 @@ static void walk_block(struct uses *u, const udf_block *b) {
       walk_block(u, &s->u.while_.orelse);
       break;
     case UDF_S_FOR:
-      u->blocked |= s->u.for_.target == u->v;
+      udf_target_each_var(s->u.for_.target, s->u.for_.unpack, block_var, u);
       walk_expr(u, s->u.for_.iter);
       walk_block(u, &s->u.for_.body);
       walk_block(u, &s->u.for_.orelse);

@@ -223,11 +223,47 @@ typedef struct cg_iter {
   udf_type kind;       /* UDF_TY_STR, UDF_TY_LIST_STR/TUPLE_STR, UDF_TY_RANGE */
   LLVMValueRef pos;    /* i64 alloca: byte offset / index / current value */
   LLVMValueRef stop, step; /* range */
+  LLVMValueRef cur;    /* pos as loaded by cg_iter_more */
+  bool reversed;       /* reversed(x): pos counts down from x's end */
+  LLVMValueRef rstart, rstep, rcount; /* reversed(range): i128 start and step, an i128
+                                       * alloca of the items left (no overflow possible) */
   LLVMBasicBlockRef head, body, next, done;
 } cg_iter;
 void cg_iter_begin(cg *c, cg_iter *it, const udf_expr *iter);
+/* The iterable evaluated and the position set, no blocks made (cg_iter_begin does both). */
+void cg_iter_setup(cg *c, cg_iter *it, const udf_expr *iter);
+/* Whether an item is left (i1); loads the position for cg_iter_value. */
+LLVMValueRef cg_iter_more(cg *c, cg_iter *it);
+/* The next item (a temp for a character: release it after binding) and the step forward. */
+cg_val cg_iter_value(cg *c, cg_iter *it);
 /* In the loop head: branches to `done` when exhausted, else yields the next item into var. */
 void cg_iter_next(cg *c, cg_iter *it, const udf_var *var);
+/* A for loop or comprehension clause over one iterable or several (enumerate, zip), its
+ * items bound to the target's names (codegen_iter.c). */
+#define CG_FOR_LEAVES 16
+typedef struct cg_for_leaf {
+  cg_iter it;             /* a plain iteration, unless count */
+  LLVMValueRef count;     /* enumerate's counter: i64 alloca, else NULL */
+  LLVMValueRef count_ovf; /* i1 alloca: the counter went past INT64_MAX */
+  const udf_var *var;     /* the name bound to its items (NULL: none) */
+  const udf_expr *chars;  /* else a tuple of names its str items are unpacked into */
+} cg_for_leaf;
+typedef struct cg_for {
+  cg_for_leaf leaf[CG_FOR_LEAVES];
+  int n;
+  const udf_var *pack_var; /* `for t in zip(a, b)`: t gets a tuple of the leaves' str items */
+  int pack_from, pack_n;   /* those leaves */
+  LLVMBasicBlockRef head, body, next, done;
+} cg_for;
+/* Binds the characters of str s to the names of tuple t (ValueError on another count). */
+void cg_unpack_chars(cg *c, cg_val s, const udf_expr *t);
+/* Evaluates the iterables and leaves the builder in the loop head. */
+void cg_for_begin(cg *c, cg_for *f, const udf_expr *iter, const udf_var *var,
+                  const udf_expr *unpack);
+/* In the head: branches to `done` when an iterable is exhausted, else binds the next items. */
+void cg_for_next(cg *c, cg_for *f);
+/* Releases the iterables held for the loop (drop: also off the temp stack, on the last path). */
+void cg_for_release(cg *c, cg_for *f, bool drop);
 void cg_stmts(cg *c, const udf_block *blk);
 /* Write form: writes str expression e into the row writer (codegen_write.c). */
 void cg_write(cg *c, const udf_expr *e);

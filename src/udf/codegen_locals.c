@@ -27,9 +27,42 @@ static void bind_target(struct bindings *b, const udf_expr *t, int loops) {
   }
 }
 
+static void bind_looped(void *ctx, udf_var *v) {
+  struct bindings *b = ctx;
+  if (v->index >= 0) {
+    b->count[v->index]++;
+    b->looped[v->index] = true;
+  }
+}
+
+/* An assignment expression's target is never an SSA value: counted twice. */
+static void count_named(void *ctx, const udf_expr *e) {
+  struct bindings *b = ctx;
+  const udf_var *v = e->kind == UDF_E_NAMED ? e->u.named.target->u.name.var : NULL;
+  if (v && v->index >= 0)
+    b->count[v->index] += 2;
+  udf_expr_each_child(e, count_named, b);
+}
+
+static const udf_expr *stmt_expr(const udf_stmt *s) {
+  switch (s->kind) {
+  case UDF_S_EXPR: return s->u.expr;
+  case UDF_S_ASSIGN: return s->u.assign.value;
+  case UDF_S_AUGASSIGN: return s->u.augassign.value;
+  case UDF_S_IF: return s->u.if_.test;
+  case UDF_S_WHILE: return s->u.while_.test;
+  case UDF_S_FOR: return s->u.for_.iter;
+  case UDF_S_RETURN: return s->u.ret.value;
+  case UDF_S_RAISE: return s->u.raise.msg;
+  default: return NULL;
+  }
+}
+
 static void count_block(struct bindings *b, const udf_block *blk, int loops) {
   for (int i = 0; i < blk->n; i++) {
     const udf_stmt *s = blk->items[i];
+    if (stmt_expr(s))
+      count_named(b, stmt_expr(s));
     switch (s->kind) {
     case UDF_S_ASSIGN:
       for (int k = 0; k < s->u.assign.ntargets; k++)
@@ -45,11 +78,7 @@ static void count_block(struct bindings *b, const udf_block *blk, int loops) {
       count_block(b, &s->u.while_.orelse, loops);
       break;
     case UDF_S_FOR: {
-      const udf_var *v = s->u.for_.target;
-      if (v && v->index >= 0) {
-        b->count[v->index]++;
-        b->looped[v->index] = true;
-      }
+      udf_target_each_var(s->u.for_.target, s->u.for_.unpack, bind_looped, b);
       count_block(b, &s->u.for_.body, loops + 1);
       count_block(b, &s->u.for_.orelse, loops);
       break;

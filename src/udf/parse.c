@@ -406,6 +406,79 @@ static udf_expr *parse_strings(parser *p) {
 /* ---------------------------------------------------------------------------------------
  * Expressions */
 
+static bool check_target(parser *p, udf_expr *e, bool eq, bool allow_tuple);
+
+/* The names of a tuple target of a for loop or comprehension, nested tuples included;
+ * comprehension names get variables of their own scope here. */
+static bool check_for_unpack(parser *p, udf_expr *e, bool comp, int depth) {
+  if (e->kind != UDF_E_TUPLE && e->kind != UDF_E_LIST) {
+    if (!check_target(p, e, false, false)) return false;
+    if (comp) {
+      e->u.name.var = new_var(p, e->u.name.id, strlen(e->u.name.id), e->loc);
+      if (!e->u.name.var) return false;
+      e->u.name.var->is_comp_var = true;
+    }
+    return true;
+  }
+  if (depth >= 8) {
+    unsupported(p, e->loc, "unpacking nested more than 8 deep");
+    return false;
+  }
+  if (e->u.seq.n == 0) {
+    unsupported(p, e->loc, "unpacking into an empty tuple");
+    return false;
+  }
+  for (int i = 0; i < e->u.seq.n; i++)
+    if (!check_for_unpack(p, e->u.seq.items[i], comp, depth + 1)) return false;
+  e->kind = UDF_E_TUPLE;
+  return true;
+}
+
+/* A for target up to `in`: a name (*var) or a tuple of names, nested or not (*unpack). */
+static bool parse_for_target(parser *p, udf_var **var, udf_expr **unpack, bool comp) {
+  udf_token *tt = cur(p);
+  if (tt->kind == UDF_T_NAME && tt->kw == UDF_KW_NONE && peek_at(p, 1)->kind == UDF_T_NAME &&
+      peek_at(p, 1)->kw == UDF_KW_IN) {
+    *var = new_var(p, tt->text, tt->tlen, tt->loc);
+    if (!*var) return false;
+    (*var)->is_comp_var = comp;
+    advance(p);
+    return true;
+  }
+  /* star_targets: or-level expressions separated by commas (no comparisons, so the `in` is
+   * not swallowed) */
+  if (is_op(p, UDF_O_STAR)) return unsupported(p, cur(p)->loc, "starred for targets (*name)"), false;
+  udf_expr *target = parse_bitor(p);
+  if (!target) return false;
+  if (is_op(p, UDF_O_COMMA)) {
+    udf_expr *tup = new_expr(p, UDF_E_TUPLE, target->loc);
+    if (!tup) return false;
+    int cap = 0;
+    if (!push_ptr(p, &tup->u.seq.items, &tup->u.seq.n, &cap, target)) return false;
+    while (is_op(p, UDF_O_COMMA)) {
+      advance(p);
+      if (is_kw(p, UDF_KW_IN)) break;
+      if (is_op(p, UDF_O_STAR))
+        return unsupported(p, cur(p)->loc, "starred for targets (*name)"), false;
+      udf_expr *x = parse_bitor(p);
+      if (!x || !push_ptr(p, &tup->u.seq.items, &tup->u.seq.n, &cap, x)) return false;
+    }
+    target = tup;
+  }
+  if (target->kind == UDF_E_NAME) {
+    if (!check_target(p, target, false, false)) return false;
+    *var = new_var(p, target->u.name.id, strlen(target->u.name.id), target->loc);
+    if (!*var) return false;
+    (*var)->is_comp_var = comp;
+    return true;
+  }
+  if (target->kind != UDF_E_TUPLE && target->kind != UDF_E_LIST)
+    return check_target(p, target, false, false);
+  if (!check_for_unpack(p, target, comp, 0)) return false;
+  *unpack = target;
+  return true;
+}
+
 /* `for x in it if c ...` clauses after the element (cur is 'for'). */
 static udf_expr *parse_comprehension(parser *p, udf_expr_kind kind, udf_expr *elt, udf_loc loc) {
   udf_expr *e = new_expr(p, kind, loc);
@@ -416,17 +489,10 @@ static udf_expr *parse_comprehension(parser *p, udf_expr_kind kind, udf_expr *el
   while (is_kw(p, UDF_KW_FOR) || is_kw(p, UDF_KW_ASYNC)) {
     if (is_kw(p, UDF_KW_ASYNC)) return unsupported(p, cur(p)->loc, "async comprehensions");
     advance(p);
-    udf_token *tt = cur(p);
-    if (tt->kind != UDF_T_NAME || tt->kw != UDF_KW_NONE) {
-      udf_expr *target = parse_bitor(p);
-      if (!target) return NULL;
-      if (target->kind == UDF_E_TUPLE || target->kind == UDF_E_LIST)
-        return unsupported(p, tt->loc, "unpacking in a comprehension target");
-      udf_diag_error(p->dc, NRT_EPARSE, tt->loc, "invalid syntax");
-      return NULL;
-    }
-    advance(p);
-    if (is_op(p, UDF_O_COMMA)) return unsupported(p, tt->loc, "unpacking in a comprehension target");
+    udf_var *tvar = NULL;
+    udf_expr *unpack = NULL;
+    udf_loc tloc = cur(p)->loc;
+    if (!parse_for_target(p, &tvar, &unpack, true)) return NULL;
     if (!is_kw(p, UDF_KW_IN)) return syntax_error(p, cur(p));
     advance(p);
     if (e->u.comp.ngens == cap) {
@@ -439,10 +505,9 @@ static udf_expr *parse_comprehension(parser *p, udf_expr_kind kind, udf_expr *el
     }
     udf_comp_for *g = &gens[e->u.comp.ngens++];
     memset(g, 0, sizeof *g);
-    g->target = new_var(p, tt->text, tt->tlen, tt->loc);
-    if (!g->target) return NULL;
-    g->target->is_comp_var = true;
-    g->target_loc = tt->loc;
+    g->target = tvar;
+    g->unpack = unpack;
+    g->target_loc = tloc;
     g->iter = parse_disjunction(p);
     if (!g->iter) return NULL;
     int icap = 0;
@@ -456,6 +521,8 @@ static udf_expr *parse_comprehension(parser *p, udf_expr_kind kind, udf_expr *el
   e->u.comp.gens = gens;
   return e;
 }
+
+static udf_expr *parse_named_expression(parser *p);
 
 static udf_expr *parse_call(parser *p, udf_expr *func) {
   udf_loc loc = func->loc;
@@ -495,7 +562,7 @@ static udf_expr *parse_call(parser *p, udf_expr *func) {
       k->value = v;
       k->loc = t->loc;
     } else {
-      udf_expr *v = parse_expression(p);
+      udf_expr *v = parse_named_expression(p); /* f(x := 1) is a positional argument */
       if (!v) return NULL;
       if (is_kw(p, UDF_KW_FOR)) {
         v = parse_comprehension(p, UDF_E_GENEXP, v, v->loc);
@@ -558,6 +625,41 @@ static udf_expr *parse_subscript(parser *p, udf_expr *value) {
 }
 
 /* ( ... ) : group, tuple, generator expression. */
+static const char *target_kind_name(const udf_expr *e);
+
+/* `name := value` (cur is the name, the next token ':='): an assignment expression. */
+static udf_expr *parse_named(parser *p) {
+  udf_token *t = cur(p);
+  if (t->kind != UDF_T_NAME || t->kw != UDF_KW_NONE) return syntax_error(p, t);
+  udf_expr *e = new_expr(p, UDF_E_NAMED, t->loc), *name = new_expr(p, UDF_E_NAME, t->loc);
+  if (!e || !name) return NULL;
+  name->u.name.id = udf_arena_strndup(p->a, t->text, t->tlen);
+  if (!name->u.name.id) return P_OOM(p), NULL;
+  if (udf_import_find(&p->im, t->text, t->tlen))
+    return unsupported(p, t->loc, "assignment to an imported name");
+  advance(p);
+  advance(p); /* := */
+  e->u.named.target = name;
+  e->u.named.value = parse_expression(p);
+  return e->u.named.value ? e : NULL;
+}
+
+/* A condition or parenthesized item: an expression or `name := expression`. */
+static udf_expr *parse_named_expression(parser *p) {
+  if (cur(p)->kind == UDF_T_NAME && peek_at(p, 1)->kind == UDF_T_OP &&
+      peek_at(p, 1)->op == UDF_O_WALRUS)
+    return parse_named(p);
+  udf_expr *e = parse_expression(p);
+  if (e && is_op(p, UDF_O_WALRUS)) {
+    udf_diag_error(p->dc, NRT_EPARSE, e->loc, "cannot use assignment expressions with %s",
+                   e->kind == UDF_E_ATTRIBUTE   ? "attribute"
+                   : e->kind == UDF_E_SUBSCRIPT ? "subscript"
+                                                : target_kind_name(e));
+    return NULL;
+  }
+  return e;
+}
+
 static udf_expr *parse_paren(parser *p) {
   udf_loc loc = cur(p)->loc;
   advance(p);
@@ -566,9 +668,8 @@ static udf_expr *parse_paren(parser *p) {
     return new_expr(p, UDF_E_TUPLE, loc);
   }
   if (is_kw(p, UDF_KW_YIELD)) return unsupported(p, cur(p)->loc, "generators (yield)");
-  udf_expr *first = parse_expression(p);
+  udf_expr *first = parse_named_expression(p);
   if (!first) return NULL;
-  if (is_op(p, UDF_O_WALRUS)) return unsupported(p, cur(p)->loc, "assignment expressions (:=)");
   if (is_kw(p, UDF_KW_FOR)) {
     udf_expr *g = parse_comprehension(p, UDF_E_GENEXP, first, loc);
     if (!g) return NULL;
@@ -1241,7 +1342,7 @@ static udf_stmt *parse_simple(parser *p) {
   }
   udf_expr *e = parse_star_expressions(p);
   if (!e) return NULL;
-  if (is_op(p, UDF_O_WALRUS)) return unsupported(p, cur(p)->loc, "assignment expressions (:=)");
+  if (is_op(p, UDF_O_WALRUS)) return syntax_error(p, cur(p)); /* unparenthesized, as CPython */
   if (is_op(p, UDF_O_COLON)) { /* annotated assignment: annotations are ignored, as in Python */
     if (e->kind != UDF_E_NAME) {
       if (e->kind == UDF_E_TUPLE) {
@@ -1340,9 +1441,8 @@ static udf_stmt *parse_if(parser *p, const char *what) {
   udf_stmt *s = new_stmt(p, UDF_S_IF, kw->loc);
   if (!s) return NULL;
   advance(p);
-  s->u.if_.test = parse_expression(p);
+  s->u.if_.test = parse_named_expression(p);
   if (!s->u.if_.test) return NULL;
-  if (is_op(p, UDF_O_WALRUS)) return unsupported(p, cur(p)->loc, "assignment expressions (:=)");
   if (!expect_op(p, UDF_O_COLON, ":")) return NULL;
   if (!parse_block(p, &s->u.if_.body, what, kw->loc.line)) return NULL;
   if (is_kw(p, UDF_KW_ELIF)) {
@@ -1462,9 +1562,8 @@ static udf_stmt *parse_compound(parser *p, bool *handled) {
     udf_stmt *s = new_stmt(p, UDF_S_WHILE, t->loc);
     if (!s) return NULL;
     advance(p);
-    s->u.while_.test = parse_expression(p);
+    s->u.while_.test = parse_named_expression(p);
     if (!s->u.while_.test) return NULL;
-    if (is_op(p, UDF_O_WALRUS)) return unsupported(p, cur(p)->loc, "assignment expressions (:=)");
     if (!expect_op(p, UDF_O_COLON, ":")) return NULL;
     p->loop_depth++;
     bool ok = parse_block(p, &s->u.while_.body, "'while' statement", t->loc.line);
@@ -1476,35 +1575,9 @@ static udf_stmt *parse_compound(parser *p, bool *handled) {
     udf_stmt *s = new_stmt(p, UDF_S_FOR, t->loc);
     if (!s) return NULL;
     advance(p);
-    udf_token *tt = cur(p);
-    if (tt->kind == UDF_T_NAME && tt->kw == UDF_KW_NONE && peek_at(p, 1)->kind == UDF_T_NAME &&
-        peek_at(p, 1)->kw == UDF_KW_IN) {
-      s->u.for_.target = new_var(p, tt->text, tt->tlen, tt->loc);
-      if (!s->u.for_.target) return NULL;
-      s->u.for_.target_loc = tt->loc;
-      advance(p);
-    } else {
-      /* star_targets: or-level expressions separated by commas (no comparisons, so the
-       * `in` is not swallowed) */
-      udf_expr *target = parse_bitor(p);
-      if (!target) return NULL;
-      if (is_op(p, UDF_O_COMMA)) {
-        udf_expr *tup = new_expr(p, UDF_E_TUPLE, target->loc);
-        if (!tup) return NULL;
-        int cap = 0;
-        if (!push_ptr(p, &tup->u.seq.items, &tup->u.seq.n, &cap, target)) return NULL;
-        while (is_op(p, UDF_O_COMMA)) {
-          advance(p);
-          if (is_kw(p, UDF_KW_IN)) break;
-          udf_expr *x = parse_bitor(p);
-          if (!x || !push_ptr(p, &tup->u.seq.items, &tup->u.seq.n, &cap, x)) return NULL;
-        }
-        target = tup;
-      }
-      if (!check_target(p, target, false, true)) return NULL;
-      if (!is_kw(p, UDF_KW_IN)) return syntax_error(p, cur(p));
-      return unsupported(p, target->loc, "unpacking in a for loop target");
-    }
+    s->u.for_.target_loc = cur(p)->loc;
+    if (!parse_for_target(p, &s->u.for_.target, &s->u.for_.unpack, false)) return NULL;
+    if (!is_kw(p, UDF_KW_IN)) return syntax_error(p, cur(p));
     advance(p); /* in */
     s->u.for_.iter = parse_star_expressions(p);
     if (!s->u.for_.iter) return NULL;

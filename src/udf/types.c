@@ -41,6 +41,7 @@ typedef struct ck {
   int npending, cappending, cappending_types;
   int nexcept;            /* except clauses around the statement checked (for bare raise) */
   const udf_expr *exc_ok; /* the one use of an `as` name allowed here: str(e), f"{e}" */
+  int comp_iter;          /* inside a comprehension's iterable (no := there) */
 } ck;
 
 #define UNKNOWN UDF_TY_UNKNOWN
@@ -179,10 +180,35 @@ static void collect_target(ck *c, udf_expr *t) {
   }
 }
 
+/* The targets of assignment expressions in e: locals of the function, also from inside a
+ * comprehension. */
+static void collect_named(void *ctx, const udf_expr *e) {
+  ck *c = ctx;
+  if (e->kind == UDF_E_NAMED) local_for(c, e->u.named.target->u.name.id, e->loc);
+  if (!stop(c)) udf_expr_each_child(e, collect_named, c);
+}
+
+static void collect_stmt_named(ck *c, const udf_stmt *s) {
+  const udf_expr *e = NULL;
+  switch (s->kind) {
+  case UDF_S_EXPR: e = s->u.expr; break;
+  case UDF_S_ASSIGN: e = s->u.assign.value; break;
+  case UDF_S_AUGASSIGN: e = s->u.augassign.value; break;
+  case UDF_S_IF: e = s->u.if_.test; break;
+  case UDF_S_WHILE: e = s->u.while_.test; break;
+  case UDF_S_FOR: e = s->u.for_.iter; break;
+  case UDF_S_RETURN: e = s->u.ret.value; break;
+  case UDF_S_RAISE: e = s->u.raise.exc; break;
+  default: break;
+  }
+  if (e) collect_named(c, e);
+}
+
 /* Python's scoping: every name bound anywhere in the function is local to all of it. */
 static void collect_block(ck *c, udf_block *b) {
   for (int i = 0; i < b->n && !stop(c); i++) {
     udf_stmt *s = b->items[i];
+    collect_stmt_named(c, s);
     switch (s->kind) {
     case UDF_S_ASSIGN:
       for (int k = 0; k < s->u.assign.ntargets; k++) collect_target(c, s->u.assign.targets[k]);
@@ -197,8 +223,12 @@ static void collect_block(ck *c, udf_block *b) {
       collect_block(c, &s->u.while_.orelse);
       break;
     case UDF_S_FOR: {
-      udf_var *v = local_for(c, s->u.for_.target->name, s->u.for_.target_loc);
-      if (v) s->u.for_.target = v;
+      if (s->u.for_.unpack) {
+        collect_target(c, s->u.for_.unpack);
+      } else {
+        udf_var *v = local_for(c, s->u.for_.target->name, s->u.for_.target_loc);
+        if (v) s->u.for_.target = v;
+      }
       collect_block(c, &s->u.for_.body);
       collect_block(c, &s->u.for_.orelse);
       break;
@@ -499,23 +529,242 @@ static bool iterable_elem(ck *c, udf_expr *it, udf_type *elem) {
   }
 }
 
+/* ---- for targets: enumerate/zip/reversed and unpacking by structure ---- */
+
+static const char *none_name(udf_type t);
+
+
+/* The iterable of a for loop or comprehension: a call of enumerate, zip or reversed (unless
+ * a def of the module has that name), or any expression. */
+static udf_type check_iterable(ck *c, udf_expr **ep) {
+  udf_expr *e = *ep;
+  if (e->kind != UDF_E_CALL || e->u.call.func->kind != UDF_E_NAME) return check_expr(c, ep);
+  const char *id = e->u.call.func->u.name.id;
+  bool en = strcmp(id, "enumerate") == 0, zip = strcmp(id, "zip") == 0,
+       rev = strcmp(id, "reversed") == 0;
+  if (!en && !zip && !rev) return check_expr(c, ep);
+  for (int i = 0; i < c->m->nfuncs; i++)
+    if (strcmp(c->m->funcs[i]->name, id) == 0) return check_expr(c, ep);
+  int n = e->u.call.nargs;
+  udf_expr *start = NULL;
+  for (int k = 0; k < e->u.call.nkeywords; k++) {
+    udf_keyword *kw = &e->u.call.keywords[k];
+    if (!en || strcmp(kw->name, "start") != 0 || n != 1 || start)
+      return err(c, NRT_ETYPE, kw->loc, "'%s' is an invalid keyword argument for %s()",
+                 kw->name, id);
+    start = kw->value;
+  }
+  if (en && (n < 1 || n + (start != NULL) > 2))
+    return err(c, NRT_ETYPE, e->loc, n < 1 ? "enumerate() missing required argument 'iterable'"
+                                          : "enumerate() takes at most 2 arguments (%d given)",
+               n + (start != NULL));
+  if (rev && n != 1)
+    return err(c, NRT_ETYPE, e->loc, "reversed expected 1 argument, got %d", n);
+  if (zip && n < 1)
+    return err(c, NRT_EUNSUPPORTED, e->loc, "unsupported: zip() without arguments");
+  if (zip && n > 8)
+    return err(c, NRT_EUNSUPPORTED, e->loc, "unsupported: zip() of more than 8 iterables");
+  udf_expr **cargs = udf_arena_alloc(c->a, 2 * sizeof *cargs + (size_t)n * sizeof *cargs);
+  if (!cargs) return oom(c);
+  bool unknown = false;
+  for (int i = 0; i < n; i++) {
+    cargs[i] = e->u.call.args[i];
+    udf_type t = rev || (en && i == 1) ? check_expr(c, &cargs[i]) : check_iterable(c, &cargs[i]);
+    if (t == UNKNOWN) {
+      unknown = true;
+      continue;
+    }
+    if (en && i == 1) continue;
+    if (t == UDF_TY_ITER) continue;
+    if (rev && t != UDF_TY_STR && t != UDF_TY_LIST_STR && t != UDF_TY_TUPLE_STR &&
+        t != UDF_TY_RANGE && need_value(c, cargs[i], "reversing"))
+      return err(c, NRT_ETYPE, cargs[i]->loc, "'%s' object is not reversible", none_name(t));
+    udf_type elem;
+    if (!iterable_elem(c, cargs[i], &elem)) return UNKNOWN;
+  }
+  if (en) {
+    if (start) cargs[1] = start;
+    if (start && check_expr(c, &cargs[1]) == UNKNOWN) unknown = true;
+    if (n + (start != NULL) == 2 && !unknown) {
+      udf_type t = cargs[1]->type;
+      if (t == UDF_TY_BOOL) cast_to(c, &cargs[1], UDF_TY_INT);
+      else if (t != UDF_TY_INT)
+        return err(c, NRT_ETYPE, cargs[1]->loc,
+                   "'%s' object cannot be interpreted as an integer", none_name(t));
+    }
+    if (n + (start != NULL) == 1) cargs[1] = NULL;
+  }
+  if (unknown) return UNKNOWN;
+  e->u.call.ckind = UDF_CALL_BUILTIN;
+  e->u.call.builtin = en ? UDF_BI_ENUMERATE : zip ? UDF_BI_ZIP : UDF_BI_REVERSED;
+  e->u.call.cargs = cargs;
+  e->u.call.ncargs = en ? 1 + (cargs[1] != NULL) : n;
+  return e->type = UDF_TY_ITER;
+}
+
+/* Gives the for target's variable v the type t: a function local (assigned, as `v = ...`),
+ * or a comprehension's own variable (declared in its scope). */
+static bool bind_target_var(ck *c, udf_var *v, udf_type t, udf_loc loc, bool comp) {
+  if (!comp) {
+    assign_var(c, v, t, loc);
+    return true;
+  }
+  if (v->index < 0 && !add_local(c, v)) return false;
+  if (t != UNKNOWN && v->type != t) {
+    v->type = t;
+    c->changed = true;
+  }
+  if (!udf_arena_push(c->a, (void ***)&c->scope, &c->nscope, &c->capscope, v)) {
+    oom(c);
+    return false;
+  }
+  return true;
+}
+
+/* Items of `it` that are str, unpacked into a tuple of names: their characters. */
+static bool str_items_into_names(const udf_expr *it, const udf_expr *unpack) {
+  if (it->type == UDF_TY_ITER) it = it->u.call.cargs[0]; /* reversed(x) */
+  if (it->type != UDF_TY_STR && it->type != UDF_TY_LIST_STR && it->type != UDF_TY_TUPLE_STR)
+    return false;
+  for (int i = 0; i < unpack->u.seq.n; i++)
+    if (unpack->u.seq.items[i]->kind != UDF_E_NAME) return false;
+  return true;
+}
+
+/* zip() of iterables of str: its items are tuples of str, storable values. */
+static bool zip_of_str(const udf_expr *it) {
+  if (it->type != UDF_TY_ITER || it->u.call.builtin != UDF_BI_ZIP) return false;
+  for (int i = 0; i < it->u.call.ncargs; i++) {
+    const udf_expr *a = it->u.call.cargs[i];
+    if (a->type == UDF_TY_ITER && a->u.call.builtin == UDF_BI_REVERSED) a = a->u.call.cargs[0];
+    if (a->type != UDF_TY_STR && a->type != UDF_TY_LIST_STR && a->type != UDF_TY_TUPLE_STR)
+      return false;
+  }
+  return true;
+}
+
+static int count_items(const udf_expr *it) {
+  return it->u.call.builtin == UDF_BI_ENUMERATE ? 2
+         : it->u.call.builtin == UDF_BI_ZIP     ? it->u.call.ncargs
+                                                : 1;
+}
+
+/* Binds the target (v, or the tuple `unpack`) to the items of `it` (NULL: of unknown type,
+ * the names are declared only). The structures must match: an enumerate or zip item is
+ * unpacked into a tuple of as many names; other items go to one name. False on a failure
+ * that must stop the comprehension's scan (out of memory). */
+static bool bind_for_target(ck *c, udf_expr *it, udf_var *v, udf_expr *unpack, udf_loc loc,
+                            bool comp) {
+  if (unpack && unpack->kind == UDF_E_NAME) {
+    v = unpack->u.name.var;
+    loc = unpack->loc;
+    unpack = NULL;
+  }
+  bool iter = it && it->type == UDF_TY_ITER && it->u.call.builtin != UDF_BI_REVERSED;
+  if (it && unpack && !iter && str_items_into_names(it, unpack)) {
+    for (int i = 0; i < unpack->u.seq.n; i++)
+      if (!bind_target_var(c, unpack->u.seq.items[i]->u.name.var, UDF_TY_STR,
+                           unpack->u.seq.items[i]->loc, comp))
+        return false;
+    return true;
+  }
+  if (it && unpack && !iter) {
+    err(c, NRT_EUNSUPPORTED, unpack->loc,
+        "unsupported: unpacking the %s items of a %s in a for target (only the items of "
+        "enumerate() and zip())",
+        it->type == UDF_TY_RANGE ? "int" : "str",
+        it->type == UDF_TY_ITER ? "reversed()" : tn(it->type));
+    it = NULL;
+  } else if (it && !unpack && zip_of_str(it)) {
+    return bind_target_var(c, v, UDF_TY_TUPLE_STR, loc, comp);
+  } else if (it && !unpack && iter) {
+    err(c, NRT_EUNSUPPORTED, loc,
+        "unsupported: a tuple of mixed types from %s() as a value (unpack it: for a, b in "
+        "%s(...))",
+        it->u.call.builtin == UDF_BI_ZIP ? "zip" : "enumerate",
+        it->u.call.builtin == UDF_BI_ZIP ? "zip" : "enumerate");
+    it = NULL;
+  } else if (it && unpack && count_items(it) != unpack->u.seq.n) {
+    int want = unpack->u.seq.n, got = count_items(it);
+    err(c, NRT_EUNSUPPORTED, unpack->loc,
+        "unsupported: unpacking %d item%s into %d name%s (ValueError: %s values to unpack "
+        "(expected %d%s%.0d))",
+        got, got == 1 ? "" : "s", want, want == 1 ? "" : "s", got > want ? "too many" : "not enough", want, got > want ? "" : ", got ",
+        got > want ? 0 : got);
+    it = NULL;
+  }
+  if (!unpack) {
+    udf_type elem = UNKNOWN;
+    if (it) {
+      udf_expr *src = it->type == UDF_TY_ITER ? it->u.call.cargs[0] : it;
+      if (!iterable_elem(c, src, &elem)) elem = UNKNOWN;
+    }
+    return bind_target_var(c, v, elem, loc, comp);
+  }
+  for (int i = 0; i < unpack->u.seq.n; i++) {
+    udf_expr *item_it = NULL, *t = unpack->u.seq.items[i];
+    bool counter = false;
+    if (it && it->u.call.builtin == UDF_BI_ENUMERATE) {
+      counter = i == 0;
+      item_it = i == 0 ? NULL : it->u.call.cargs[0];
+    } else if (it) {
+      item_it = it->u.call.cargs[i];
+    }
+    if (counter) {
+      if (t->kind != UDF_E_NAME) {
+        err(c, NRT_EUNSUPPORTED, t->loc,
+            "unsupported: unpacking enumerate()'s index (TypeError: cannot unpack "
+            "non-iterable int object)");
+        if (!bind_for_target(c, NULL, NULL, t, loc, comp)) return false;
+        continue;
+      }
+      if (!bind_target_var(c, t->u.name.var, UDF_TY_INT, t->loc, comp)) return false;
+      continue;
+    }
+    if (!bind_for_target(c, item_it, t->kind == UDF_E_NAME ? t->u.name.var : NULL,
+                         t->kind == UDF_E_NAME ? NULL : t, t->loc, comp))
+      return false;
+  }
+  return true;
+}
+
+/* (name := value): binds a local of the function, from a comprehension too (Python's
+ * scoping), never a comprehension's own variable. */
+static udf_type check_named(ck *c, udf_expr *e) {
+  udf_expr *t = e->u.named.target;
+  const char *id = t->u.name.id;
+  for (int i = 0; i < c->nscope; i++)
+    if (strcmp(c->scope[i]->name, id) == 0)
+      return err(c, NRT_EPARSE, t->loc,
+                 "assignment expression cannot rebind comprehension iteration variable '%s'",
+                 id);
+  if (c->comp_iter)
+    return err(c, NRT_EPARSE, e->loc,
+               "assignment expression cannot be used in a comprehension iterable expression");
+  udf_var *v = find_local(c, id);
+  if (!v) return oom(c);
+  if (v->is_exc_name)
+    return err(c, NRT_EUNSUPPORTED, t->loc,
+               "unsupported: assigning to '%s', the name of an except clause", id);
+  t->u.name.var = v;
+  udf_type vt = check_expr(c, &e->u.named.value);
+  if (vt == UNKNOWN) return UNKNOWN;
+  assign_var(c, v, vt, t->loc);
+  t->type = v->type;
+  return e->type = vt;
+}
+
 static udf_type check_comp(ck *c, udf_expr *e) {
   int saved = c->nscope;
   udf_type result = UDF_TY_LIST_STR;
   for (int g = 0; g < e->u.comp.ngens; g++) {
     udf_comp_for *gen = &e->u.comp.gens[g];
-    udf_type it = check_expr(c, &gen->iter);
-    udf_type elem = UNKNOWN;
-    if (it != UNKNOWN && !iterable_elem(c, gen->iter, &elem)) it = UNKNOWN;
-    if (gen->target->index < 0 && !add_local(c, gen->target)) break;
-    if (elem != UNKNOWN && gen->target->type != elem) {
-      gen->target->type = elem;
-      c->changed = true;
-    }
-    if (!udf_arena_push(c->a, (void ***)&c->scope, &c->nscope, &c->capscope, gen->target)) {
-      oom(c);
+    c->comp_iter++;
+    udf_type it = check_iterable(c, &gen->iter);
+    c->comp_iter--;
+    if (!bind_for_target(c, it == UNKNOWN ? NULL : gen->iter, gen->target, gen->unpack,
+                         gen->target_loc, true))
       break;
-    }
     if (it == UNKNOWN) result = UNKNOWN;
     for (int k = 0; k < gen->nifs; k++)
       if (check_cond(c, &gen->ifs[k]) == UNKNOWN) result = UNKNOWN;
@@ -759,10 +1008,38 @@ static const char *none_name(udf_type t) {
   return t == UDF_TY_NONE || nullable(t) ? "NoneType" : udf_type_name(t);
 }
 
+/* reversed(x) consumed whole by a function of an iterable (join, list, min, max) gives what
+ * x[::-1] gives: the tree says so. Elsewhere reversed() is only a for loop's iterable. */
+static void reversed_as_slice(ck *c, udf_expr **ep) {
+  udf_expr *e = *ep;
+  if (e->kind != UDF_E_CALL || e->u.call.func->kind != UDF_E_NAME ||
+      strcmp(e->u.call.func->u.name.id, "reversed") != 0 || e->u.call.nargs != 1 ||
+      e->u.call.nkeywords != 0)
+    return;
+  for (int i = 0; i < c->m->nfuncs; i++)
+    if (strcmp(c->m->funcs[i]->name, "reversed") == 0) return;
+  udf_expr *sl = udf_arena_alloc(c->a, sizeof *sl), *step = udf_arena_alloc(c->a, sizeof *step);
+  if (!sl || !step) {
+    oom(c);
+    return;
+  }
+  step->kind = UDF_E_INT;
+  step->loc = e->loc;
+  step->u.ival = -1;
+  sl->kind = UDF_E_SLICE;
+  sl->loc = e->loc;
+  sl->u.slice.value = e->u.call.args[0];
+  sl->u.slice.step = step;
+  *ep = sl;
+}
+
 static udf_type check_builtin(ck *c, udf_expr *e, const char *name) {
   udf_expr **args = e->u.call.args;
   int n = e->u.call.nargs;
   bool unknown = false;
+  if (n == 1 && (strcmp(name, "list") == 0 || strcmp(name, "min") == 0 ||
+                 strcmp(name, "max") == 0))
+    reversed_as_slice(c, &args[0]);
   if (n == 1 && strcmp(name, "str") == 0) c->exc_ok = args[0];
   for (int i = 0; i < n; i++)
     if (check_expr(c, &args[i]) == UNKNOWN) unknown = true;
@@ -1020,6 +1297,8 @@ static udf_type check_method(ck *c, udf_expr *e, udf_expr *attr) {
   const char *name = attr->u.attribute.attr;
   udf_type rt = check_expr(c, &attr->u.attribute.value);
   bool unknown = rt == UNKNOWN;
+  if (strcmp(name, "join") == 0 && e->u.call.nargs == 1)
+    reversed_as_slice(c, &e->u.call.args[0]);
   for (int i = 0; i < e->u.call.nargs; i++)
     if (check_expr(c, &e->u.call.args[i]) == UNKNOWN) unknown = true;
   for (int i = 0; i < e->u.call.nkeywords; i++)
@@ -1299,6 +1578,9 @@ static udf_type check_call(ck *c, udf_expr *e) {
   for (int i = 0; builtins[i]; i++)
     if (strcmp(builtins[i], id) == 0) return check_builtin(c, e, id);
   if (strncmp(id, "math.", 5) == 0) return check_builtin(c, e, id); /* imports.h */
+  if (strcmp(id, "enumerate") == 0 || strcmp(id, "zip") == 0 || strcmp(id, "reversed") == 0)
+    return err(c, NRT_EUNSUPPORTED, fx->loc,
+               "unsupported: %s() outside the iterable of a for loop or comprehension", id);
   if (udf_builtin_is_unsupported(id))
     return err(c, NRT_EUNSUPPORTED, fx->loc, "unsupported: built-in function '%s'", id);
   return err(c, NRT_ETYPE, fx->loc, "name '%s' is not defined", id);
@@ -1393,6 +1675,7 @@ static udf_type check_expr(ck *c, udf_expr **ep) {
   case UDF_E_INT: return e->type = UDF_TY_INT;
   case UDF_E_FLOAT: return e->type = UDF_TY_FLOAT;
   case UDF_E_STR: return e->type = UDF_TY_STR;
+  case UDF_E_NAMED: return check_named(c, e);
   case UDF_E_FSTRING: return check_fstring(c, e);
   case UDF_E_NAME: {
     udf_type t = check_name(c, e);
@@ -1515,6 +1798,8 @@ static void kill_try(ck *c, const udf_stmt *s) {
   kill_assigned(c, &s->u.try_.finalbody);
 }
 
+static void unnarrow_cb(void *c, udf_var *v) { unnarrow(c, v); }
+
 /* Variables assigned in a loop lose their narrowing for the whole loop. */
 static void kill_assigned(ck *c, const udf_block *b) {
   for (int i = 0; i < b->n; i++) {
@@ -1533,7 +1818,7 @@ static void kill_assigned(ck *c, const udf_block *b) {
       kill_assigned(c, &s->u.while_.orelse);
       break;
     case UDF_S_FOR:
-      unnarrow(c, s->u.for_.target);
+      udf_target_each_var(s->u.for_.target, s->u.for_.unpack, unnarrow_cb, c);
       kill_assigned(c, &s->u.for_.body);
       kill_assigned(c, &s->u.for_.orelse);
       break;
@@ -1599,11 +1884,8 @@ static void check_assign(ck *c, udf_stmt *s) {
       continue;
     }
     if (!need_value(c, v, "unpacking")) return;
-    if (vt != UDF_TY_TUPLE_STR && vt != UDF_TY_LIST_STR) {
-      if (vt == UDF_TY_STR)
-        err(c, NRT_EUNSUPPORTED, v->loc, "unsupported: unpacking the characters of a str");
-      else
-        err(c, NRT_ETYPE, v->loc, "cannot unpack non-iterable %s object", tn(vt));
+    if (vt != UDF_TY_TUPLE_STR && vt != UDF_TY_LIST_STR && vt != UDF_TY_STR) {
+      err(c, NRT_ETYPE, v->loc, "cannot unpack non-iterable %s object", tn(vt));
       return;
     }
     if (v->kind == UDF_E_CALL && v->u.call.ckind == UDF_CALL_METHOD && nt != 3 &&
@@ -1756,11 +2038,11 @@ static void check_stmt(ck *c, udf_stmt *s) {
     check_block(c, &s->u.while_.orelse);
     break;
   case UDF_S_FOR: {
-    udf_type it = check_expr(c, &s->u.for_.iter);
+    udf_type it = check_iterable(c, &s->u.for_.iter);
     kill_assigned(c, &s->u.for_.body);
-    udf_type elem;
-    if (it != UNKNOWN && iterable_elem(c, s->u.for_.iter, &elem))
-      assign_var(c, s->u.for_.target, elem, s->u.for_.target_loc);
+    if (it != UNKNOWN)
+      bind_for_target(c, s->u.for_.iter, s->u.for_.target, s->u.for_.unpack,
+                      s->u.for_.target_loc, false);
     check_block(c, &s->u.for_.body);
     check_block(c, &s->u.for_.orelse);
     break;

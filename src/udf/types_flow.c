@@ -20,6 +20,7 @@ typedef struct flow {
   int words;
   bool loop_break[256]; /* per enclosing loop: a break was seen */
   int nloops;
+  int cond; /* inside an operand that may not be evaluated */
   bool oom;
 } flow;
 
@@ -59,14 +60,14 @@ static bool has_var(const state *s, const udf_var *v) {
   return (s->bits[v->index / 64] >> (v->index % 64)) & 1;
 }
 
-static void uses(flow *f, udf_expr *e, const state *s);
+static void uses(flow *f, udf_expr *e, state *s);
 
-static void uses_list(flow *f, udf_expr **items, int n, const state *s) {
+static void uses_list(flow *f, udf_expr **items, int n, state *s) {
   for (int i = 0; i < n; i++)
     if (items[i]) uses(f, items[i], s);
 }
 
-static void uses(flow *f, udf_expr *e, const state *s) {
+static void uses(flow *f, udf_expr *e, state *s) {
   if (!e || s->dead) return;
   switch (e->kind) {
   case UDF_E_NAME: {
@@ -86,12 +87,30 @@ static void uses(flow *f, udf_expr *e, const state *s) {
     uses(f, e->u.binary.left, s);
     uses(f, e->u.binary.right, s);
     break;
-  case UDF_E_BOOLOP: uses_list(f, e->u.boolop.values, e->u.boolop.n, s); break;
-  case UDF_E_COMPARE: uses_list(f, e->u.compare.operands, e->u.compare.n + 1, s); break;
+  /* Operands that may not run (short circuits, branches, comprehension bodies): an
+   * assignment expression in them does not make its name assigned afterwards. */
+  case UDF_E_BOOLOP:
+    uses(f, e->u.boolop.values[0], s);
+    f->cond++;
+    uses_list(f, e->u.boolop.values + 1, e->u.boolop.n - 1, s);
+    f->cond--;
+    break;
+  case UDF_E_COMPARE:
+    uses_list(f, e->u.compare.operands, 2, s);
+    f->cond++;
+    uses_list(f, e->u.compare.operands + 2, e->u.compare.n - 1, s);
+    f->cond--;
+    break;
   case UDF_E_IFEXP:
     uses(f, e->u.ifexp.test, s);
+    f->cond++;
     uses(f, e->u.ifexp.body, s);
     uses(f, e->u.ifexp.orelse, s);
+    f->cond--;
+    break;
+  case UDF_E_NAMED:
+    uses(f, e->u.named.value, s);
+    if (!f->cond && e->u.named.target->u.name.var) set_var(s, e->u.named.target->u.name.var);
     break;
   case UDF_E_CALL:
     if (e->u.call.ckind == UDF_CALL_METHOD) uses(f, e->u.call.receiver, s);
@@ -115,9 +134,11 @@ static void uses(flow *f, udf_expr *e, const state *s) {
   case UDF_E_GENEXP:
     for (int g = 0; g < e->u.comp.ngens; g++) {
       uses(f, e->u.comp.gens[g].iter, s);
+      f->cond++;
       uses_list(f, e->u.comp.gens[g].ifs, e->u.comp.gens[g].nifs, s);
     }
     uses(f, e->u.comp.elt, s);
+    f->cond -= e->u.comp.ngens;
     break;
   case UDF_E_CAST: uses(f, e->u.cast.operand, s); break;
   case UDF_E_TRUTH: uses(f, e->u.truth.operand, s); break;
@@ -136,11 +157,13 @@ static void flow_block(flow *f, udf_block *b, state *s);
 
 static void flow_try(flow *f, udf_stmt *st, state *s);
 
+static void set_var_cb(void *s, udf_var *v) { set_var(s, v); }
+
 static void flow_loop(flow *f, udf_block *body, udf_block *orelse, state *s, udf_var *target,
-                      bool forever) {
+                      udf_expr *unpack, bool forever) {
   state in_body, in_else;
   if (!copy_state(f, &in_body, s) || !copy_state(f, &in_else, s)) return;
-  if (target) set_var(&in_body, target);
+  udf_target_each_var(target, unpack, set_var_cb, &in_body);
   if (f->nloops >= (int)(sizeof f->loop_break / sizeof f->loop_break[0])) {
     udf_diag_error(f->dc, NRT_EUNSUPPORTED, (udf_loc){1, 1}, "unsupported: loops nested too deeply");
     return;
@@ -203,11 +226,13 @@ static void flow_stmt(flow *f, udf_stmt *st, state *s) {
   }
   case UDF_S_WHILE:
     uses(f, st->u.while_.test, s);
-    flow_loop(f, &st->u.while_.body, &st->u.while_.orelse, s, NULL, const_true(st->u.while_.test));
+    flow_loop(f, &st->u.while_.body, &st->u.while_.orelse, s, NULL, NULL,
+              const_true(st->u.while_.test));
     break;
   case UDF_S_FOR:
     uses(f, st->u.for_.iter, s);
-    flow_loop(f, &st->u.for_.body, &st->u.for_.orelse, s, st->u.for_.target, false);
+    flow_loop(f, &st->u.for_.body, &st->u.for_.orelse, s, st->u.for_.target,
+              st->u.for_.unpack, false);
     break;
   case UDF_S_BREAK:
     if (!s->dead && f->nloops > 0) f->loop_break[f->nloops - 1] = true;

@@ -97,11 +97,21 @@ static void walk_expr(const udf_expr *e) {
     break;
   case UDF_E_CAST: walk_expr(e->u.cast.operand); break;
   case UDF_E_TRUTH: walk_expr(e->u.truth.operand); break;
+  case UDF_E_NAMED:
+    walk_expr(e->u.named.value);
+    REQUIRE(e->u.named.target->u.name.var && e->u.named.target->u.name.var->index >= 0 &&
+            !e->u.named.target->u.name.var->is_comp_var);
+    break;
   default: break;
   }
 }
 
 static void walk_block(const udf_block *b);
+
+static void require_local(void *ctx, udf_var *v) {
+  (void)ctx;
+  REQUIRE(v->index >= 0 && v->type != UDF_TY_UNKNOWN);
+}
 
 static void walk_stmt(const udf_stmt *s) {
   switch (s->kind) {
@@ -125,7 +135,8 @@ static void walk_stmt(const udf_stmt *s) {
     break;
   case UDF_S_FOR:
     walk_expr(s->u.for_.iter);
-    REQUIRE(s->u.for_.target->index >= 0);
+    REQUIRE((s->u.for_.target == NULL) != (s->u.for_.unpack == NULL));
+    udf_target_each_var(s->u.for_.target, s->u.for_.unpack, require_local, NULL);
     walk_block(&s->u.for_.body);
     walk_block(&s->u.for_.orelse);
     break;

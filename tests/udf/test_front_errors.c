@@ -186,7 +186,7 @@ static const bad semantic[] = {
     {"def f(s):\n    return len(s)[0]\n", TYP, 2, 12, "'int' object is not subscriptable"},
     {"def f(s):\n    return s['a']\n", TYP, 2, 14, "string indices must be integers, not 'str'"},
     {"def f(s):\n    return s.split()['a']\n", TYP, 2, 22, "list indices must be integers or slices, not str"},
-    {"def f(s):\n    if (x := 1):\n        pass\n", UNS, 2, 11, "unsupported: assignment expressions (:=)"},
+    {"def f(s):\n    x := 1\n    return s\n", SYN, 2, 7, "invalid syntax"}, /* := needs parentheses */
     {"def f(s):\n    def g(t):\n        return t\n    return s\n", UNS, 2, 5,
      "unsupported: nested function definitions"},
     {"@dec\ndef f(s):\n    return s\n", UNS, 1, 1, "unsupported: decorators"},

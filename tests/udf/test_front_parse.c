@@ -141,7 +141,13 @@ static void dump_comp(sb *b, const udf_expr *e) {
   for (int g = 0; g < e->u.comp.ngens; g++) {
     const udf_comp_for *gen = &e->u.comp.gens[g];
     if (g) sb_put(b, ", ");
-    sb_printf(b, "comprehension(target=Name(id='%s', ctx=Store()), iter=", gen->target->name);
+    if (gen->unpack) {
+      sb_put(b, "comprehension(target=");
+      dump_expr(b, gen->unpack, "Store");
+      sb_put(b, ", iter=");
+    } else {
+      sb_printf(b, "comprehension(target=Name(id='%s', ctx=Store()), iter=", gen->target->name);
+    }
     dump_expr(b, gen->iter, "Load");
     sb_put(b, ", ifs=");
     dump_list(b, gen->ifs, gen->nifs, "Load");
@@ -283,6 +289,12 @@ static void dump_expr(sb *b, const udf_expr *e, const char *ctx) {
   case UDF_E_GENEXP: dump_comp(b, e); break;
   case UDF_E_CAST:
   case UDF_E_TRUTH: sb_put(b, "<checker node>"); break;
+  case UDF_E_NAMED:
+    sb_printf(b, "NamedExpr(target=Name(id='%s', ctx=Store()), value=",
+              e->u.named.target->u.name.id);
+    dump_expr(b, e->u.named.value, "Load");
+    sb_put(b, ")");
+    break;
   }
 }
 
@@ -328,7 +340,13 @@ static void dump_stmt(sb *b, const udf_stmt *s) {
     sb_put(b, ")");
     break;
   case UDF_S_FOR:
-    sb_printf(b, "For(target=Name(id='%s', ctx=Store()), iter=", s->u.for_.target->name);
+    if (s->u.for_.unpack) {
+      sb_put(b, "For(target=");
+      dump_expr(b, s->u.for_.unpack, "Store");
+      sb_put(b, ", iter=");
+    } else {
+      sb_printf(b, "For(target=Name(id='%s', ctx=Store()), iter=", s->u.for_.target->name);
+    }
     dump_expr(b, s->u.for_.iter, "Load");
     sb_put(b, ", body=");
     dump_block(b, &s->u.for_.body);
@@ -447,6 +465,10 @@ static const char *const corpus[] = {
     "        raise\n    except IndexError:\n        raise ValueError('m')\n    except:\n"
     "        raise ValueError\n    else:\n        pass\n    finally:\n        return 1\n",
     "def f(s):\n    try: return 1\n    finally: pass\n",
+    "def f(s):\n    for i, (a, b) in enumerate(zip(s, s), 1):\n        pass\n",
+    "def f(s):\n    return [c for j, (c, d) in x if (n := j)] + (y := 2, z)\n",
+    "def f(s):\n    return g(a := 1, b, c=(d := 2))\n",
+    "def f(s):\n    while (a := s) and (b := a):\n        return (x := 1)\n    if c := d: pass\n",
     "def f(a, b=1, c='x'):\n    return a + b * c - d / e // f % g ** h ** i\n",
     "def f():\n    return -x ** 2, (-x) ** 2, not a == b, not a and b or c\n",
     "def f():\n    return a or b and not c or d\n",

@@ -1,0 +1,83 @@
+/* enumerate/zip/reversed loops with tuple targets and assignment expressions through the
+ * public API, under failure injection: every allocation of an apply (compiled code included:
+ * the characters of managed strings, the concatenations, the list a comprehension builds)
+ * fails in turn, and each failure is an error with nothing leaked. */
+#include <stdio.h>
+#include <string.h>
+
+#include "nrt/column.h"
+#include "nrt/exec.h"
+#include "nrt/udf.h"
+#include "support/check.h"
+
+static const char *const src =
+    "def f(s):\n"
+    "    t = s.upper()\n"
+    "    out = ''\n"
+    "    for i, (a, b) in enumerate(zip(t, reversed(t)), 1):\n"
+    "        if (n := i % 3) and a != b:\n"
+    "            out += a * n\n"
+    "    w = [c + d for j, (c, d) in enumerate(zip(t.split(), reversed(t.split()))) if j % 2 == 0]\n"
+    "    for p in zip(t.split(), s.split(), reversed(s)):\n"
+    "        out += p[0] + p[2]\n"
+    "    return out + '|'.join(w) + str(len(out))\n";
+
+static nrt_column *input(void) {
+  static const char *const rows[] = {"alpha beta,gamma", "один два", "", NULL, "漢字,かな,カナ",
+                                     "straße ǅemal", "x y", "a-long-item-over-12-bytes, y",
+                                     "😀 😀", "no comma here", "   ", "Ελληνικά,κείμενα"};
+  nrt_col_builder *b = NULL;
+  nrt_column *c = NULL;
+  CHECK_EQ_INT(nrt_col_builder_new(NRT_COL_UTF8, 12, &b, NULL), NRT_OK);
+  for (int i = 0; i < 12; i++)
+    if (rows[i])
+      nrt_col_builder_append_view(b, rows[i], (int64_t)strlen(rows[i]));
+    else
+      nrt_col_builder_append_null(b);
+  CHECK_EQ_INT(nrt_col_builder_finish(b, &c, NULL), NRT_OK);
+  return c;
+}
+
+struct trial {
+  nrt_udf *u;
+  nrt_column *in;
+};
+
+static int apply_trial(void *ctx) {
+  struct trial *t = ctx;
+  struct nrt_udf_apply_options ao;
+  memset(&ao, 0, sizeof ao);
+  ao.threads = 2;
+  ao.chunk_rows = 4;
+  nrt_column *out = NULL;
+  int rc = nrt_udf_apply(t->u, &t->in, 1, &ao, &out, NULL, NULL);
+  if (rc == NRT_OK && (out->length != 12 || nrt_col_validate(out, NULL) != NRT_OK))
+    rc = NRT_EINVAL; /* a wrong result: reported as a failure of the driver's check */
+  nrt_col_release(out);
+  return rc;
+}
+
+int main(void) {
+  struct nrt_stats s0, s1;
+  nrt_stats_get(&s0);
+  struct nrt_udf_options o;
+  memset(&o, 0, sizeof o);
+  o.nparams = 1;
+  struct nrt_error err = {0};
+  struct trial t = {NULL, input()};
+  int rc = nrt_udf_compile(src, strlen(src), &o, &t.u, &err);
+  if (rc != NRT_OK)
+    fprintf(stderr, "compile failed: %s\n", err.message);
+  CHECK_EQ_INT(rc, NRT_OK);
+  if (t.u) {
+    CHECK_EQ_INT(apply_trial(&t), NRT_OK);
+    CHECK(check_every_allocation_failure("unpacking UDF apply", apply_trial, &t) > 0);
+  }
+  nrt_udf_free(t.u);
+  nrt_col_release(t.in);
+  nrt_exec_shutdown();
+  nrt_stats_get(&s1);
+  CHECK_EQ_INT(s1.alloc - s0.alloc, s1.free - s0.free);
+  CHECK_EQ_INT(s1.mi_alloc - s0.mi_alloc, s1.mi_free - s0.mi_free);
+  return check_finish("test_udf_unpack");
+}
