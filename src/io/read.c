@@ -69,6 +69,15 @@ int nrt_io_read_fd(int fd, const struct nrt_io_read_options *options, nrt_column
   return read_source(&src, options, out, info, err);
 }
 
+int io_open_read(const char *path, int *fd, struct nrt_error *err) {
+  do
+    *fd = open(path, O_RDONLY | O_CLOEXEC);
+  while (*fd < 0 && errno == EINTR);
+  if (*fd < 0)
+    return nrt_error_set(err, NRT_EIO, "%s: %s", path, strerror(errno));
+  return NRT_OK;
+}
+
 int nrt_io_read_path(const char *path, const struct nrt_io_read_options *options,
                      nrt_column **out, struct nrt_io_read_info *info, struct nrt_error *err) {
   if (out)
@@ -77,11 +86,8 @@ int nrt_io_read_path(const char *path, const struct nrt_io_read_options *options
   if (!path)
     return nrt_error_set(err, NRT_EINVAL, "read: path is NULL");
   int fd;
-  do
-    fd = open(path, O_RDONLY | O_CLOEXEC);
-  while (fd < 0 && errno == EINTR);
-  if (fd < 0)
-    return nrt_error_set(err, NRT_EIO, "%s: %s", path, strerror(errno));
+  if (io_open_read(path, &fd, err))
+    return NRT_EIO;
   int rc = nrt_io_read_fd(fd, options, out, info, err);
   close(fd);
   return rc;

@@ -42,4 +42,7 @@ int io_csv_read(struct io_csv *c, struct io_sink *sinks, struct io_batch *b,
                 struct nrt_error *err);
 void io_csv_free(struct io_csv *c);
 
+/* Opens `path` for reading (retrying on EINTR) into *fd; NRT_EIO "path: why" on failure. */
+int io_open_read(const char *path, int *fd, struct nrt_error *err);
+
 #endif

@@ -1,11 +1,9 @@
 /* The batch reader (nrt/io.h): an input read a batch of rows at a time, the readers' state
  * (line numbers, byte offsets, the CSV header and parser, the JSON columns' types) kept from one
  * batch to the next so every batch reads as that part of the whole input would. */
-#define _POSIX_C_SOURCE 200809L /* open */
+#define _POSIX_C_SOURCE 200809L /* close */
 #include "io/reader.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -108,11 +106,8 @@ int nrt_io_reader_open_path(const char *path, const struct nrt_io_read_options *
   if (!path)
     return nrt_error_set(err, NRT_EINVAL, "read: path is NULL");
   int fd;
-  do
-    fd = open(path, O_RDONLY | O_CLOEXEC);
-  while (fd < 0 && errno == EINTR);
-  if (fd < 0)
-    return nrt_error_set(err, NRT_EIO, "%s: %s", path, strerror(errno));
+  if (io_open_read(path, &fd, err))
+    return NRT_EIO;
   int rc = nrt_io_reader_open_fd(fd, options, out, err);
   if (rc)
     close(fd);
