@@ -9,18 +9,10 @@
 #include "support/check.h"
 #include "udf/ast_arena.h"
 #include "udf/front.h"
-
-typedef struct bad {
-  const char *src;
-  int code;
-  int line, col;
-  const char *msg;
-} bad;
+#include "udf/front_cases.h"
 
 #define VAL NRT_EVALUE
 #define IDX NRT_EINDEX
-#define TYP NRT_ETYPE
-#define UNS NRT_EUNSUPPORTED
 
 #define F(body) "def f(s):\n    return " body "\n"
 
@@ -121,24 +113,6 @@ static const bad cases[] = {
     {F("ascii(s, s)"), TYP, 2, 12, "ascii() takes exactly one argument (2 given)"},
     {F("repr(obj=s)"), TYP, 2, 12, "repr() takes no keyword arguments"},
 };
-
-static int check_bad(const bad *b, size_t i) {
-  struct check_live before = check_live_now();
-  udf_type pt[1] = {UDF_TY_STR};
-  udf_module *m = (udf_module *)1;
-  udf_diag d;
-  struct nrt_error err;
-  int rc = udf_front_compile(b->src, strlen(b->src), "t.py", NULL, pt, 1, &m, &d, &err);
-  bool ok = rc == b->code && d.line == b->line && d.col == b->col && strcmp(d.message, b->msg) == 0;
-  if (!ok)
-    printf("case %zu: got %d %d:%d \"%s\"\n  want %d %d:%d \"%s\"\n", i, rc, d.line, d.col,
-           d.message, b->code, b->line, b->col, b->msg);
-  CHECK(ok);
-  CHECK(m == NULL);
-  CHECK_EQ_INT(err.code, b->code);
-  CHECK_NO_LEAK(before);
-  return ok;
-}
 
 /* Allocation failure in the desugaring: every failing allocation gives NRT_ENOMEM (or the
  * program's own error), nothing leaks. */

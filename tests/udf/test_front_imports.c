@@ -6,17 +6,7 @@
 
 #include "support/check.h"
 #include "udf/front.h"
-
-typedef struct bad {
-  const char *src;
-  int code;
-  int line, col;
-  const char *msg;
-} bad;
-
-#define SYN NRT_EPARSE
-#define TYP NRT_ETYPE
-#define UNS NRT_EUNSUPPORTED
+#include "udf/front_cases.h"
 
 static const bad cases[] = {
     {"import unicodedata\ndef f(s):\n    return s\n", UNS, 1, 8,
@@ -59,24 +49,6 @@ static const bad cases[] = {
      12, "name 'math' is not defined"},
     {"import math as\ndef f(s):\n    return s\n", SYN, 1, 15, "invalid syntax"},
 };
-
-static int check_bad(const bad *b, size_t i) {
-  struct check_live before = check_live_now();
-  udf_type pt[1] = {UDF_TY_STR};
-  udf_module *m = (udf_module *)1;
-  udf_diag d;
-  struct nrt_error err;
-  int rc = udf_front_compile(b->src, strlen(b->src), "t.py", NULL, pt, 1, &m, &d, &err);
-  bool ok = rc == b->code && d.line == b->line && d.col == b->col && strcmp(d.message, b->msg) == 0;
-  if (!ok)
-    printf("case %zu: got %d %d:%d \"%s\"\n  want %d %d:%d \"%s\"\n", i, rc, d.line, d.col,
-           d.message, b->code, b->line, b->col, b->msg);
-  CHECK(ok);
-  CHECK(m == NULL);
-  CHECK_EQ_INT(err.code, b->code);
-  CHECK_NO_LEAK(before);
-  return ok;
-}
 
 int main(void) {
   int n = 0;
