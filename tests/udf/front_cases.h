@@ -22,8 +22,9 @@ typedef struct bad {
 #define TYP NRT_ETYPE
 #define UNS NRT_EUNSUPPORTED
 
-/* Checks case i; returns whether it was diagnosed exactly (else prints what came instead). */
-static inline int check_bad(const bad *b, size_t i) {
+/* Checks case i of a table named `kind`; returns whether it was diagnosed exactly (else
+ * prints what came instead). */
+static inline int check_bad(const bad *b, const char *kind, size_t i) {
   struct check_live before = check_live_now();
   udf_type pt[1] = {UDF_TY_STR};
   udf_module *m = (udf_module *)1;
@@ -32,7 +33,7 @@ static inline int check_bad(const bad *b, size_t i) {
   int rc = udf_front_compile(b->src, strlen(b->src), "t.py", NULL, pt, 1, &m, &d, &err);
   bool ok = rc == b->code && d.line == b->line && d.col == b->col && strcmp(d.message, b->msg) == 0;
   if (!ok)
-    printf("case %zu: got %d %d:%d \"%s\"\n  want %d %d:%d \"%s\"\n", i, rc, d.line, d.col,
+    printf("%s %zu: got %d %d:%d \"%s\"\n  want %d %d:%d \"%s\"\n", kind, i, rc, d.line, d.col,
            d.message, b->code, b->line, b->col, b->msg);
   CHECK(ok);
   CHECK(m == NULL);

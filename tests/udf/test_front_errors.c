@@ -7,17 +7,7 @@
 
 #include "support/check.h"
 #include "udf/front.h"
-
-typedef struct bad {
-  const char *src;
-  int code;
-  int line, col;
-  const char *msg;
-} bad;
-
-#define SYN NRT_EPARSE
-#define TYP NRT_ETYPE
-#define UNS NRT_EUNSUPPORTED
+#include "udf/front_cases.h"
 
 static const bad syntax[] = {
     {"def f(s)\n    return s\n", SYN, 1, 9, "expected ':'"},
@@ -225,24 +215,6 @@ static const bad semantic[] = {
     {"def f(s):\n    return s\ndef f(s):\n    return s\n", UNS, 3, 1,
      "unsupported: function 'f' defined twice"},
 };
-
-static int check_bad(const bad *b, const char *kind, size_t i) {
-  struct check_live before = check_live_now();
-  udf_type pt[1] = {UDF_TY_STR};
-  udf_module *m = (udf_module *)1;
-  udf_diag d;
-  struct nrt_error err;
-  int rc = udf_front_compile(b->src, strlen(b->src), "t.py", NULL, pt, 1, &m, &d, &err);
-  bool ok = rc == b->code && d.line == b->line && d.col == b->col && strcmp(d.message, b->msg) == 0;
-  if (!ok)
-    printf("%s %zu: got %d %d:%d \"%s\"\n  want %d %d:%d \"%s\"\n", kind, i, rc, d.line, d.col,
-           d.message, b->code, b->line, b->col, b->msg);
-  CHECK(ok);
-  CHECK(m == NULL);
-  CHECK_EQ_INT(err.code, b->code);
-  CHECK_NO_LEAK(before);
-  return ok;
-}
 
 /* Chains parse iteratively but make deep trees: bounded, never a stack overflow. */
 static void test_deep(void) {

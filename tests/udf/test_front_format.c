@@ -131,7 +131,7 @@ static int trial(void *ctx) {
 
 int main(void) {
   int n = 0;
-  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) n += check_bad(&cases[i], i);
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) n += check_bad(&cases[i], "case", i);
   printf("test_front_format: %d bad programs diagnosed exactly\n", n);
   { /* 257 fields: past the f-string's limit */
     static char src[2048];
@@ -139,7 +139,7 @@ int main(void) {
     for (int i = 0; i < 257; i++) k += snprintf(src + k, sizeof src - (size_t)k, "{0}");
     snprintf(src + k, sizeof src - (size_t)k, "'.format(s)\n");
     bad b = {src, UNS, 2, 12, "unsupported: a format string of more than 256 parts"};
-    n += check_bad(&b, 999);
+    n += check_bad(&b, "case", 999);
   }
   udf_arena_chunk_size = getenv("NRT_UNDER_VALGRIND") ? 256 : 1;
   trial_src = "def f(s):\n    a = '{0}|{1!r:>{w}}|{n:.2f}|{{}}'.format(s, s, w=5, n=len(s) / 3)\n"

@@ -52,7 +52,7 @@ static const bad cases[] = {
 
 int main(void) {
   int n = 0;
-  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) n += check_bad(&cases[i], i);
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) n += check_bad(&cases[i], "case", i);
   printf("test_front_imports: %d bad programs diagnosed exactly\n", n);
   return check_finish("test_front_imports");
 }

@@ -12,6 +12,7 @@
 #include "nrt/str.h"
 #include "nrt/udf.h"
 #include "support/check.h"
+#include "udf/udf_trial.h"
 
 static nrt_udf *compile(const char *src, int nparams, const nrt_value_kind *kinds,
                         struct nrt_error *err) {
@@ -254,22 +255,6 @@ static void test_append_in_place(void) {
   nrt_udf_free(u);
 }
 
-struct trial_ctx {
-  nrt_udf *udf;
-  nrt_column *in;
-};
-
-static int apply_trial(void *p) {
-  struct trial_ctx *t = p;
-  nrt_column *out = NULL;
-  struct nrt_udf_apply_options ao;
-  memset(&ao, 0, sizeof ao);
-  ao.threads = 1;
-  int rc = nrt_udf_apply(t->udf, &t->in, 1, &ao, &out, NULL, NULL);
-  nrt_col_release(out);
-  return rc;
-}
-
 static void test_failure_injection(void) {
   /* Strings, lists, comprehensions, f-strings, a helper and a string grown in place:
    * allocations everywhere. */
@@ -284,8 +269,8 @@ static void test_failure_injection(void) {
   CHECK(u && in);
   if (!u || !in)
     return;
-  struct trial_ctx t = {u, in};
-  uint64_t n = check_every_allocation_failure("udf apply", apply_trial, &t);
+  struct udf_trial t = {u, in, 1, 0, 0};
+  uint64_t n = check_every_allocation_failure("udf apply", udf_apply_trial, &t);
   CHECK(n > 10);
   nrt_col_release(in);
   nrt_udf_free(u);

@@ -11,6 +11,7 @@
 #include "nrt/str.h"
 #include "nrt/udf.h"
 #include "support/check.h"
+#include "udf/udf_trial.h"
 
 static nrt_udf *compile(const char *src, struct nrt_error *err) {
   struct nrt_udf_options o;
@@ -116,22 +117,6 @@ static void test_balanced(void) {
   nrt_col_release(in);
 }
 
-struct trial_ctx {
-  nrt_udf *udf;
-  nrt_column *in;
-};
-
-static int apply_trial(void *p) {
-  struct trial_ctx *t = p;
-  nrt_column *out = NULL;
-  struct nrt_udf_apply_options ao;
-  memset(&ao, 0, sizeof ao);
-  ao.threads = 1;
-  int rc = nrt_udf_apply(t->udf, &t->in, 1, &ao, &out, NULL, NULL);
-  nrt_col_release(out);
-  return rc;
-}
-
 static void test_failure_injection(void) {
   for (size_t p = 0; p < sizeof programs / sizeof programs[0]; p++) {
     struct nrt_error err = {0};
@@ -139,8 +124,8 @@ static void test_failure_injection(void) {
     nrt_column *in = strings(rows, NROWS);
     CHECK(u && in);
     if (u && in) {
-      struct trial_ctx t = {u, in};
-      CHECK(check_every_allocation_failure("udf apply with exceptions", apply_trial, &t) > 5);
+      struct udf_trial t = {u, in, 1, 0, 0};
+      CHECK(check_every_allocation_failure("udf apply with exceptions", udf_apply_trial, &t) > 5);
     }
     nrt_col_release(in);
     nrt_udf_free(u);

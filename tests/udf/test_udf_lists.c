@@ -11,6 +11,7 @@
 #include "nrt/str.h"
 #include "nrt/udf.h"
 #include "support/check.h"
+#include "udf/udf_trial.h"
 
 static nrt_udf *compile_opts(const char *src, bool no_prune, bool count_refops) {
   struct nrt_udf_options o;
@@ -204,31 +205,13 @@ static void test_refops(void) {
 
 /* ------------------------------------------------------------------ failure injection */
 
-struct trial {
-  nrt_udf *u;
-  nrt_column *in;
-};
-
-static int apply_trial(void *ctx) {
-  struct trial *t = ctx;
-  struct nrt_udf_apply_options ao;
-  memset(&ao, 0, sizeof ao);
-  ao.threads = 2;
-  ao.chunk_rows = 4;
-  nrt_column *out = NULL;
-  int rc = nrt_udf_apply(t->u, &t->in, 1, &ao, &out, NULL, NULL);
-  if (rc == NRT_OK && (out->length != 12 || nrt_col_validate(out, NULL) != NRT_OK))
-    rc = NRT_EINVAL; /* a wrong result: reported as a failure of the driver's check */
-  nrt_col_release(out);
-  return rc;
-}
-
 static void test_failure_injection(void) {
-  struct trial t = {compile("lambda s: [w.upper() for w in s.split(',')] + s.split()"), input()};
-  CHECK(t.u != NULL);
-  if (t.u)
-    CHECK(check_every_allocation_failure("list UDF apply", apply_trial, &t) > 0);
-  nrt_udf_free(t.u);
+  struct udf_trial t = {compile("lambda s: [w.upper() for w in s.split(',')] + s.split()"), input(),
+                       2, 4, 12};
+  CHECK(t.udf != NULL);
+  if (t.udf)
+    CHECK(check_every_allocation_failure("list UDF apply", udf_apply_trial, &t) > 0);
+  nrt_udf_free(t.udf);
   nrt_col_release(t.in);
 }
 

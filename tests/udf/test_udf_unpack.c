@@ -9,6 +9,7 @@
 #include "nrt/exec.h"
 #include "nrt/udf.h"
 #include "support/check.h"
+#include "udf/udf_trial.h"
 
 static const char *const src =
     "def f(s):\n"
@@ -38,25 +39,6 @@ static nrt_column *input(void) {
   return c;
 }
 
-struct trial {
-  nrt_udf *u;
-  nrt_column *in;
-};
-
-static int apply_trial(void *ctx) {
-  struct trial *t = ctx;
-  struct nrt_udf_apply_options ao;
-  memset(&ao, 0, sizeof ao);
-  ao.threads = 2;
-  ao.chunk_rows = 4;
-  nrt_column *out = NULL;
-  int rc = nrt_udf_apply(t->u, &t->in, 1, &ao, &out, NULL, NULL);
-  if (rc == NRT_OK && (out->length != 12 || nrt_col_validate(out, NULL) != NRT_OK))
-    rc = NRT_EINVAL; /* a wrong result: reported as a failure of the driver's check */
-  nrt_col_release(out);
-  return rc;
-}
-
 int main(void) {
   struct nrt_stats s0, s1;
   nrt_stats_get(&s0);
@@ -64,16 +46,16 @@ int main(void) {
   memset(&o, 0, sizeof o);
   o.nparams = 1;
   struct nrt_error err = {0};
-  struct trial t = {NULL, input()};
-  int rc = nrt_udf_compile(src, strlen(src), &o, &t.u, &err);
+  struct udf_trial t = {NULL, input(), 2, 4, 12};
+  int rc = nrt_udf_compile(src, strlen(src), &o, &t.udf, &err);
   if (rc != NRT_OK)
     fprintf(stderr, "compile failed: %s\n", err.message);
   CHECK_EQ_INT(rc, NRT_OK);
-  if (t.u) {
-    CHECK_EQ_INT(apply_trial(&t), NRT_OK);
-    CHECK(check_every_allocation_failure("unpacking UDF apply", apply_trial, &t) > 0);
+  if (t.udf) {
+    CHECK_EQ_INT(udf_apply_trial(&t), NRT_OK);
+    CHECK(check_every_allocation_failure("unpacking UDF apply", udf_apply_trial, &t) > 0);
   }
-  nrt_udf_free(t.u);
+  nrt_udf_free(t.udf);
   nrt_col_release(t.in);
   nrt_exec_shutdown();
   nrt_stats_get(&s1);

@@ -1,0 +1,35 @@
+/* One apply of a UDF as a trial of check_every_allocation_failure (support/check.h), for the
+ * udf tests' failure injection. Header only. */
+#ifndef NRT_TESTS_UDF_TRIAL_H
+#define NRT_TESTS_UDF_TRIAL_H
+
+#include <string.h>
+
+#include "nrt/column.h"
+#include "nrt/udf.h"
+
+struct udf_trial {
+  nrt_udf *udf;
+  nrt_column *in;
+  int threads;
+  int64_t chunk_rows;    /* 0: automatic */
+  int64_t expect_rows;   /* > 0: a success must give a valid column of that many rows */
+};
+
+/* Applies t->udf to t->in; returns its status (NRT_EINVAL for a wrong result). */
+static inline int udf_apply_trial(void *ctx) {
+  struct udf_trial *t = ctx;
+  struct nrt_udf_apply_options ao;
+  memset(&ao, 0, sizeof ao);
+  ao.threads = t->threads;
+  ao.chunk_rows = t->chunk_rows;
+  nrt_column *out = NULL;
+  int rc = nrt_udf_apply(t->udf, &t->in, 1, &ao, &out, NULL, NULL);
+  if (rc == NRT_OK && t->expect_rows > 0 &&
+      (out->length != t->expect_rows || nrt_col_validate(out, NULL) != NRT_OK))
+    rc = NRT_EINVAL; /* a wrong result: reported as a failure of the driver's check */
+  nrt_col_release(out);
+  return rc;
+}
+
+#endif
