@@ -70,9 +70,31 @@ enum {
   UDF_TY_ITER = 10,     /* enumerate(...), zip(...), reversed(...): only as the iterable of a
                          * for loop or comprehension (or an argument of enumerate/zip there);
                          * a tuple item is unpacked into the target by its structure */
+  /* Kinds reserved for the container, regex and function work of issue #14 (one number
+   * each, so that branches adding them do not collide): */
+  UDF_TY_DICT = 11,  /* dict: key kind in param1, value kind in param2 */
+  UDF_TY_SET = 12,   /* set: element kind in param1 */
+  UDF_TY_LIST = 13,  /* mutable list: element kind in param1 */
+  UDF_TY_MATCH = 14, /* re match object */
+  UDF_TY_FUNC = 15,  /* a lambda or nested def used as a value */
   UDF_TY_BASE_MASK = 0xff,
-  UDF_TY_NULLABLE = 0x100 /* flag: the value may also be None */
+  UDF_TY_NULLABLE = 0x100, /* flag: the value may also be None */
+  UDF_TY_PARAM1_SHIFT = 16, /* bits 16..23: first type parameter (a base kind) */
+  UDF_TY_PARAM2_SHIFT = 24  /* bits 24..31: second type parameter (a base kind) */
 };
+
+/* A parameterised type: a container kind with the base kinds of its key/element (p1) and
+ * value (p2). Types compare equal only when their parameters do. */
+static inline udf_type udf_type_make(udf_type base, udf_type p1, udf_type p2) {
+  return base | ((p1 & UDF_TY_BASE_MASK) << UDF_TY_PARAM1_SHIFT) |
+         ((p2 & UDF_TY_BASE_MASK) << UDF_TY_PARAM2_SHIFT);
+}
+static inline udf_type udf_type_param1(udf_type t) {
+  return (t >> UDF_TY_PARAM1_SHIFT) & UDF_TY_BASE_MASK;
+}
+static inline udf_type udf_type_param2(udf_type t) {
+  return (t >> UDF_TY_PARAM2_SHIFT) & UDF_TY_BASE_MASK;
+}
 
 static inline udf_type udf_type_base(udf_type t) { return t & UDF_TY_BASE_MASK; }
 static inline bool udf_type_is_nullable(udf_type t) { return (t & UDF_TY_NULLABLE) != 0; }
