@@ -729,6 +729,9 @@ static cg_val expr_value(cg *c, const udf_expr *e) {
       v.v = LLVMBuildUIToFP(c->b, o.v, c->f64, "");
     else if (from == UDF_TY_INT && to == UDF_TY_FLOAT)
       v.v = LLVMBuildSIToFP(c->b, o.v, c->f64, "");
+    else if (udf_type_is_nullable(o.type) && !udf_type_is_nullable(e->type) &&
+             (to == UDF_TY_INT || to == UDF_TY_FLOAT || to == UDF_TY_BOOL))
+      v.v = LLVMBuildExtractValue(c->b, o.v, 0, "value"); /* narrowed: known not None */
     else
       v = cg_coerce(c, o, e->type);
     return v;

@@ -200,6 +200,11 @@ static void collect_stmt_named(ck *c, const udf_stmt *s) {
   case UDF_S_FOR: e = s->u.for_.iter; break;
   case UDF_S_RETURN: e = s->u.ret.value; break;
   case UDF_S_RAISE: e = s->u.raise.exc; break;
+  case UDF_S_SETITEM:
+  case UDF_S_DELITEM:
+    e = s->u.setitem.target;
+    if (s->u.setitem.value) collect_named(c, s->u.setitem.value);
+    break;
   default: break;
   }
   if (e) collect_named(c, e);

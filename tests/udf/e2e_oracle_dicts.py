@@ -222,5 +222,63 @@ case("""def f(s):
     return out + str(len(lookup))
 """, rows=ROWS, name="local constant table only looked up")
 
+case("""def f(s):
+    d = {'a': 3, 'b': 4}
+    r = d.get(s[:1])
+    if r is None:
+        return -1
+    return r * 2
+""", rows=ROWS, name="get without default on int values: int | None")
+case("""def f(s):
+    d = {}
+    d[(k := s[:2])] = len(s)
+    return k + str(d[k])
+""", rows=ROWS, name="assignment expression inside d[k] = v")
+case("""def f(s):
+    try:
+        if s in {'a', 'b'}:
+            raise KeyError(s)
+        return {'x': 'y'}[s]
+    except LookupError as e:
+        return 'lookup ' + str(e)
+""", rows=ROWS, name="raise KeyError(s) and LookupError catching KeyError")
+case("""def f(s):
+    d = {w: i for i, w in enumerate(s.split())}
+    return ';'.join([str(i) + k + str(v) for i, (k, v) in enumerate(d.items())])
+""", rows=ROWS, name="enumerate(d.items()) with nested unpacking")
+case("""def f(s):
+    n = len(s)
+    return str(n in {1, 3, 5, 7}) + str(True in {1, 2}) + str(n not in {0})
+""", rows=ROWS, name="int set membership, bool looked up as int")
+case("""def f(s):
+    d = {'a': 'x'}
+    if s:
+        d = {}
+    d[s] = 'v'
+    return ''.join([k + v for k, v in d.items()])
+""", rows=ROWS, name="variable rebound to an empty dict")
+case("""def f(s):
+    words = s.split()
+    index = {}
+    for i, w in enumerate(words):
+        index.setdefault(w, 0)
+        index[w] = index[w] + i
+    total = 0
+    for v in index.values():
+        total += v
+    return total
+""", rows=ROWS, name="setdefault on an empty dict, values() sum")
+case("""def g(s):
+    if s:
+        return len(s)
+    return None
+
+def f(s):
+    r = g(s)
+    if r is None:
+        return -1
+    return r * 2
+""", rows=ROWS, name="an int | None narrowed by 'is None' (the cast reads the value)")
+
 if __name__ == "__main__":
     sys.exit(o.main())
