@@ -9,8 +9,8 @@
 #include "udf/ast.h"
 #include "udf/runtime_dict.h"
 
-/* FNV-1a over the bytes, then a 64-bit finaliser so that the low bits used as the index mix
- * every byte; ints go through the finaliser alone. */
+/* A multiply-xor hash over 8-byte words, then a 64-bit finaliser so that the low bits used
+ * as the index mix every byte; ints go through the finaliser alone. */
 static uint64_t mix(uint64_t h) {
   h ^= h >> 33;
   h *= 0xff51afd7ed558ccdULL;
@@ -21,8 +21,19 @@ static uint64_t mix(uint64_t h) {
 
 static uint64_t key_hash(const nrt_udf_dict *d, const nrt_str *k) {
   if (d->key_kind != UDF_TY_STR) return mix((uint64_t)k->len);
-  uint64_t h = 14695981039346656037ULL;
-  for (int64_t i = 0; i < k->len; i++) h = (h ^ (unsigned char)k->data[i]) * 1099511628211ULL;
+  const unsigned char *p = (const unsigned char *)k->data;
+  int64_t n = k->len;
+  uint64_t h = 0x9e3779b97f4a7c15ULL ^ (uint64_t)n, w;
+  for (; n >= 8; p += 8, n -= 8) {
+    memcpy(&w, p, 8);
+    w *= 0x87c37b91114253d5ULL;
+    h = ((h ^ ((w << 31) | (w >> 33))) * 0x4cf5ad432745937fULL);
+  }
+  if (n > 0) { /* the tail in a register (bytes stored then loaded as a word would stall) */
+    w = 0;
+    for (int64_t i = 0; i < n; i++) w |= (uint64_t)p[i] << (8 * i);
+    h ^= w * 0x87c37b91114253d5ULL;
+  }
   return mix(h);
 }
 
@@ -124,21 +135,24 @@ static int grow(struct nrt_error *err, nrt_udf_dict *d) {
 
 int32_t nrt_udf_rt_dict_set(struct nrt_error *err, nrt_udf_dict *d, const nrt_str *k,
                             const nrt_str *v) {
-  int64_t e = find_entry(d, k);
-  if (e >= 0) {
+  if (d->key_kind == UDF_TY_UNKNOWN) /* an empty display whose type the checker left open */
+    d->key_kind = k->data ? UDF_TY_STR : UDF_TY_INT;
+  uint64_t h = key_hash(d, k); /* hashed once: the probe is redone only after a rebuild */
+  bool found = false;
+  int64_t i = d->nindex ? probe(d, k, h, &found) : -1;
+  if (found) {
+    int64_t e = d->index[i];
     nrt_mi_incref_local(v->mi);
     nrt_mi_decref_local(d->ent[e].value.mi);
     d->ent[e].value = *v;
     return NRT_OK;
   }
+  int64_t nindex = d->nindex;
+  nrt_udf_dict_entry *ent = d->ent;
   int rc = grow(err, d);
   if (rc) return rc;
-  if (d->key_kind == UDF_TY_UNKNOWN) /* an empty display whose type the checker left open */
-    d->key_kind = k->data ? UDF_TY_STR : UDF_TY_INT;
-  uint64_t h = key_hash(d, k);
-  bool found;
-  int64_t i = probe(d, k, h, &found);
-  e = d->nent++;
+  if (d->nindex != nindex || d->ent != ent || i < 0) i = probe(d, k, h, &found);
+  int64_t e = d->nent++;
   d->ent[e] = (nrt_udf_dict_entry){*k, *v, h, true};
   d->index[i] = e;
   d->len++;

@@ -280,5 +280,17 @@ def f(s):
     return r * 2
 """, rows=ROWS, name="an int | None narrowed by 'is None' (the cast reads the value)")
 
+case("""def f(s):
+    out = ''
+    seen = set()
+    d = {}
+    for c in s:
+        out += c
+        seen.add(out)
+        d.setdefault(out, out)
+        d[c] = out
+    return str(len(seen)) + '|'.join([k + '=' + v for k, v in d.items()])
+""", rows=ROWS, name="a string grown in place stored as key and value: the dict keeps its own")
+
 if __name__ == "__main__":
     sys.exit(o.main())
