@@ -53,6 +53,8 @@ const char *nrt_status_name(int code) {
   case NRT_EUNSUPPORTED: return "Unsupported";
   case NRT_EUNBOUND: return "UnboundLocalError";
   case NRT_ELIMIT: return "MemoryError";
+  case NRT_EKEY: return "KeyError";
+  case NRT_ERUNTIME: return "RuntimeError";
   default: return "Error";
   }
 }
