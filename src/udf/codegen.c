@@ -169,8 +169,12 @@ LLVMValueRef cg_iter_more(cg *c, cg_iter *it) {
     LLVMValueRef pos_step = LLVMBuildICmp(c->b, LLVMIntSGT, it->step, cg_i64(c, 0), "");
     return LLVMBuildSelect(c->b, pos_step, up, down, "more");
   }
-  if (it->reversed)
+  if (it->reversed && it->kind == UDF_TY_STR)
     return LLVMBuildICmp(c->b, LLVMIntSGT, pos, cg_i64(c, 0), "more");
+  if (it->reversed) /* a list may shrink meanwhile: CPython's reversed() then stops */
+    return LLVMBuildAnd(c->b, LLVMBuildICmp(c->b, LLVMIntSGT, pos, cg_i64(c, 0), ""),
+                        LLVMBuildICmp(c->b, LLVMIntSLE, pos, cg_list_len(c, it->iterable.v), ""),
+                        "more");
   LLVMValueRef len = it->kind == UDF_TY_STR ? cg_str_len(c, it->iterable.v)
                                             : cg_list_len(c, it->iterable.v);
   return LLVMBuildICmp(c->b, LLVMIntSLT, pos, len, "more");

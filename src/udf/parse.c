@@ -524,6 +524,24 @@ static udf_expr *parse_comprehension(parser *p, udf_expr_kind kind, udf_expr *el
 
 static udf_expr *parse_named_expression(parser *p);
 
+/* key=lambda p: body (sorted, min, max, list.sort): the body, evaluated per item with its
+ * parameter p bound like a comprehension variable (own scope; the enclosing function's
+ * variables are read where it runs, which is when the lambda would be called). */
+static udf_expr *parse_key_lambda(parser *p, udf_var **param) {
+  udf_loc loc = cur(p)->loc;
+  advance(p); /* lambda */
+  udf_token *t = cur(p);
+  if (t->kind != UDF_T_NAME || t->kw != UDF_KW_NONE || peek_at(p, 1)->kind != UDF_T_OP ||
+      peek_at(p, 1)->op != UDF_O_COLON)
+    return unsupported(p, loc, "a key lambda that does not take exactly one parameter");
+  *param = new_var(p, t->text, t->tlen, t->loc);
+  if (!*param) return NULL;
+  (*param)->is_comp_var = true;
+  advance(p);
+  advance(p); /* : */
+  return parse_expression(p);
+}
+
 static udf_expr *parse_call(parser *p, udf_expr *func) {
   udf_loc loc = func->loc;
   advance(p); /* ( */
@@ -539,7 +557,10 @@ static udf_expr *parse_call(parser *p, udf_expr *func) {
         peek_at(p, 1)->op == UDF_O_EQUAL) {
       advance(p);
       advance(p);
-      udf_expr *v = parse_expression(p);
+      udf_var *lambda_param = NULL;
+      udf_expr *v = is_kw(p, UDF_KW_LAMBDA) && t->tlen == 3 && memcmp(t->text, "key", 3) == 0
+                        ? parse_key_lambda(p, &lambda_param)
+                        : parse_expression(p);
       if (!v) return NULL;
       for (int i = 0; i < e->u.call.nkeywords; i++)
         if (strlen(e->u.call.keywords[i].name) == t->tlen &&
@@ -561,6 +582,7 @@ static udf_expr *parse_call(parser *p, udf_expr *func) {
       if (!k->name) return P_OOM(p), NULL;
       k->value = v;
       k->loc = t->loc;
+      k->lambda_param = lambda_param;
     } else {
       udf_expr *v = parse_named_expression(p); /* f(x := 1) is a positional argument */
       if (!v) return NULL;
@@ -1166,7 +1188,7 @@ static bool check_target(parser *p, udf_expr *e, bool eq, bool allow_tuple) {
     return false;
   case UDF_E_SUBSCRIPT:
   case UDF_E_SLICE:
-    unsupported(p, e->loc, "assignment to a subscript (lists and strings are immutable here)");
+    unsupported(p, e->loc, "assignment to a subscript here (only xs[i] = value)");
     return false;
   case UDF_E_TUPLE:
   case UDF_E_LIST:
@@ -1196,6 +1218,24 @@ static bool end_simple(parser *p) {
   if (is_op(p, UDF_O_SEMI) || cur(p)->kind == UDF_T_NEWLINE) return true;
   syntax_error(p, cur(p));
   return false;
+}
+
+/* xs[i] = v (value v) and del xs[i] (v NULL) as the expression statements
+ * xs.__setitem__(i, v) and xs.__delitem__(i), which the checker resolves for lists. */
+static udf_stmt *item_stmt(parser *p, udf_loc loc, udf_expr *target, udf_expr *v) {
+  udf_expr *attr = new_expr(p, UDF_E_ATTRIBUTE, target->loc);
+  udf_expr *call = new_expr(p, UDF_E_CALL, target->loc);
+  udf_stmt *s = new_stmt(p, UDF_S_EXPR, loc);
+  if (!attr || !call || !s) return NULL;
+  attr->u.attribute.value = target->u.subscript.value;
+  attr->u.attribute.attr = v ? "__setitem__" : "__delitem__";
+  call->u.call.func = attr;
+  int cap = 0;
+  if (!push_ptr(p, &call->u.call.args, &call->u.call.nargs, &cap, target->u.subscript.index) ||
+      (v && !push_ptr(p, &call->u.call.args, &call->u.call.nargs, &cap, v)))
+    return NULL;
+  s->u.expr = call;
+  return s;
 }
 
 /* The module named at the cursor (a supported one), or NULL after a diagnostic. */
@@ -1327,7 +1367,14 @@ static udf_stmt *parse_simple(parser *p) {
     case UDF_KW_FROM: return parse_import(p);
     case UDF_KW_GLOBAL: return unsupported(p, loc, "global statements");
     case UDF_KW_NONLOCAL: return unsupported(p, loc, "nonlocal statements");
-    case UDF_KW_DEL: return unsupported(p, loc, "del statements");
+    case UDF_KW_DEL: {
+      advance(p);
+      udf_expr *target = parse_bitor(p);
+      if (!target) return NULL;
+      if (target->kind != UDF_E_SUBSCRIPT || !end_simple(p))
+        return unsupported(p, loc, "del statements (only del xs[i])");
+      return item_stmt(p, loc, target, NULL);
+    }
     case UDF_KW_RAISE: return parse_raise(p);
     case UDF_KW_ASSERT: return unsupported(p, loc, "assert statements");
     case UDF_KW_YIELD: return unsupported(p, loc, "generators (yield)");
@@ -1388,6 +1435,15 @@ static udf_stmt *parse_simple(parser *p) {
     s->u.augassign.op = op;
     s->u.augassign.value = v;
     return s;
+  }
+  if (is_op(p, UDF_O_EQUAL) && e->kind == UDF_E_SUBSCRIPT) {
+    advance(p);
+    udf_expr *v = parse_star_expressions(p);
+    if (!v) return NULL;
+    if (is_op(p, UDF_O_EQUAL))
+      return unsupported(p, cur(p)->loc, "chained assignment to a subscript");
+    if (!end_simple(p)) return NULL;
+    return item_stmt(p, loc, e, v);
   }
   if (is_op(p, UDF_O_EQUAL)) {
     udf_stmt *s = new_stmt(p, UDF_S_ASSIGN, loc);

@@ -31,6 +31,13 @@ static const struct nrt_udf_symbol common[] = {
     SYM(nrt_udf_rt_write_float), SYM(nrt_udf_rt_write_format_str),
     SYM(nrt_udf_rt_write_replace), SYM(nrt_udf_rt_write_str_spec),
     SYM(nrt_udf_rt_write_int_spec), SYM(nrt_udf_rt_write_float_spec), SYM(nrt_mi_destroy),
+    /* mutable lists (runtime_mlist.c, runtime_sortkeys.c) */
+    SYM(nrt_udf_rt_mlist_insert), SYM(nrt_udf_rt_mlist_extend), SYM(nrt_udf_rt_mlist_pop),
+    SYM(nrt_udf_rt_mlist_remove), SYM(nrt_udf_rt_mlist_index), SYM(nrt_udf_rt_mlist_count),
+    SYM(nrt_udf_rt_mlist_reverse), SYM(nrt_udf_rt_mlist_clear), SYM(nrt_udf_rt_mlist_setitem),
+    SYM(nrt_udf_rt_mlist_delitem), SYM(nrt_udf_rt_mlist_copy), SYM(nrt_udf_rt_keys_new),
+    SYM(nrt_udf_rt_keys_add_int), SYM(nrt_udf_rt_keys_add_float), SYM(nrt_udf_rt_keys_add_str),
+    SYM(nrt_udf_rt_mlist_sort), SYM(nrt_udf_rt_mlist_pick),
     /* the str layer, called directly */
     SYM(nrt_str_concat), SYM(nrt_str_append), SYM(nrt_str_fit), SYM(nrt_str_repeat),
     SYM(nrt_str_contains), SYM(nrt_str_eq),

@@ -1293,16 +1293,24 @@ static udf_type check_slot(ck *c, const udf_method_info *mi, int slot, udf_expr 
   return UNKNOWN;
 }
 
+#include "udf/types_mlist.inc"
+
 static udf_type check_method(ck *c, udf_expr *e, udf_expr *attr) {
   const char *name = attr->u.attribute.attr;
   udf_type rt = check_expr(c, &attr->u.attribute.value);
+  if (rt == UDF_TY_LIST_STR ||
+      ((rt == UDF_TY_STR || rt == UDF_TY_TUPLE_STR) && strncmp(name, "__", 2) == 0))
+    return check_list_method(c, e, attr, rt);
+  if (mlist_lambda_elsewhere(c, e) == UNKNOWN) return UNKNOWN;
   bool unknown = rt == UNKNOWN;
   if (strcmp(name, "join") == 0 && e->u.call.nargs == 1)
     reversed_as_slice(c, &e->u.call.args[0]);
   for (int i = 0; i < e->u.call.nargs; i++)
     if (check_expr(c, &e->u.call.args[i]) == UNKNOWN) unknown = true;
   for (int i = 0; i < e->u.call.nkeywords; i++)
-    if (check_expr(c, &e->u.call.keywords[i].value) == UNKNOWN) unknown = true;
+    if (!e->u.call.keywords[i].lambda_param &&
+        check_expr(c, &e->u.call.keywords[i].value) == UNKNOWN)
+      unknown = true;
   if (unknown) return UNKNOWN;
   udf_expr *recv = attr->u.attribute.value;
   if (!need_value(c, recv, "calling a method of")) return UNKNOWN;
@@ -1569,8 +1577,12 @@ static udf_type check_call(ck *c, udf_expr *e) {
     if (t == UNKNOWN) return UNKNOWN;
     return err(c, NRT_ETYPE, fx->loc, "'%s' object is not callable", none_name(t));
   }
+  bool keyed = strcmp(id, "sorted") == 0 ||
+               ((strcmp(id, "min") == 0 || strcmp(id, "max") == 0) && e->u.call.nkeywords);
+  if (!keyed && mlist_lambda_elsewhere(c, e) == UNKNOWN) return UNKNOWN;
   for (int i = 0; i < c->m->nfuncs; i++)
     if (strcmp(c->m->funcs[i]->name, id) == 0) return check_user_call(c, e, c->m->funcs[i]);
+  if (keyed) return check_keyed_builtin(c, e, id);
   if (strcmp(id, "repr") == 0 || strcmp(id, "ascii") == 0 || strcmp(id, "format") == 0)
     return check_repr(c, e, id);
   static const char *const builtins[] = {"len", "str", "int", "float", "bool", "ord",

@@ -1,0 +1,211 @@
+/* Lowering of the mutable-list builtins (ast.h UDF_BI_LIST_APPEND ... UDF_BI_MAX_KEY): list
+ * methods, item assignment and deletion as runtime calls (runtime_mlist.c), and the keyed
+ * sort/sorted/min/max: a loop binding each item to the key's variable, computing the key
+ * expression (an inlined lambda body, or the call of the key function) into a key array, then
+ * one runtime call ordering or picking by it (runtime_sortkeys.c). */
+#include "udf/codegen_internal.h"
+#include "udf/runtime.h"
+
+static cg_val none_value(cg *c) {
+  cg_val v = {LLVMConstInt(c->i1, 0, 0), UDF_TY_NONE, false};
+  return v;
+}
+
+/* fn(err, args...) -> status, checked. */
+static void rt_do(cg *c, const char *fn, const char *sig, LLVMValueRef *args, int n) {
+  LLVMValueRef all[8];
+  all[0] = c->err;
+  for (int i = 0; i < n; i++)
+    all[i + 1] = args[i];
+  cg_check(c, cg_call(c, fn, sig, all, n + 1));
+}
+
+/* The item list of a keyed call: a new list for sorted() (the characters of a str, a copy of
+ * a list or tuple), the list itself for the others (owned for the call). */
+static cg_val keyed_items(cg *c, const udf_expr *e) {
+  cg_val src = cg_expr(c, e->u.call.cargs[0]);
+  if (e->u.call.builtin != UDF_BI_SORTED)
+    return cg_owned(c, src);
+  cg_val l;
+  if (udf_type_base(src.type) == UDF_TY_STR) {
+    LLVMValueRef arg = cg_spill(c, src.v);
+    l = cg_rt_list(c, "nrt_udf_rt_list_chars", "i:psq", &arg, 1, UDF_TY_LIST_STR);
+  } else {
+    l = cg_rt_list(c, "nrt_udf_rt_mlist_copy", "i:ppq", &src.v, 1, UDF_TY_LIST_STR);
+  }
+  cg_release(c, src);
+  return l;
+}
+
+/* Computes the key of each item of list into a new key array (a temp): at most the items
+ * the list had at the start, and only while the key function leaves them there. */
+static cg_val compute_keys(cg *c, const udf_expr *key, const udf_var *var, cg_val list) {
+  udf_type kt = udf_type_base(key->type);
+  int kind = kt == UDF_TY_INT ? NRT_UDF_KEY_INT
+             : kt == UDF_TY_FLOAT ? NRT_UDF_KEY_FLOAT : NRT_UDF_KEY_STR;
+  LLVMValueRef n = cg_list_len(c, list.v);
+  LLVMValueRef args[2] = {n, cg_i32(c, kind)};
+  cg_val keys = cg_rt_list(c, "nrt_udf_rt_keys_new", "i:pliq", args, 2, UDF_TY_LIST_STR);
+  LLVMValueRef pos = cg_alloca(c, c->i64, "key.pos");
+  LLVMBuildStore(c->b, cg_i64(c, 0), pos);
+  LLVMBasicBlockRef head = cg_block(c, "key.head"), body = cg_block(c, "key.body"),
+                    done = cg_block(c, "key.done");
+  cg_goto(c, head);
+  cg_at(c, head);
+  LLVMValueRef i = LLVMBuildLoad2(c->b, c->i64, pos, "i");
+  LLVMValueRef more = LLVMBuildAnd(
+      c->b, LLVMBuildICmp(c->b, LLVMIntSLT, i, n, ""),
+      LLVMBuildICmp(c->b, LLVMIntSLT, i, cg_list_len(c, list.v), ""), "more");
+  LLVMBuildCondBr(c->b, more, body, done);
+  cg_at(c, body);
+  cg_val item = {cg_list_item(c, list.v, i), UDF_TY_STR, false};
+  cg_bind(c, var, item);
+  cg_val k = cg_expr(c, key);
+  if (kind == NRT_UDF_KEY_STR) {
+    LLVMValueRef a[2] = {keys.v, cg_spill(c, k.v)};
+    cg_call(c, "nrt_udf_rt_keys_add_str", "v:ps", a, 2);
+  } else {
+    LLVMValueRef a[2] = {keys.v, k.v};
+    cg_call(c, kind == NRT_UDF_KEY_INT ? "nrt_udf_rt_keys_add_int" : "nrt_udf_rt_keys_add_float",
+            kind == NRT_UDF_KEY_INT ? "v:pl" : "v:pd", a, 2);
+  }
+  cg_release(c, k);
+  LLVMBuildStore(c->b, LLVMBuildAdd(c->b, i, cg_i64(c, 1), ""), pos);
+  cg_goto(c, head);
+  cg_at(c, done);
+  return keys;
+}
+
+static cg_val keyed(cg *c, const udf_expr *e) {
+  udf_expr *const *a = e->u.call.cargs;
+  udf_builtin b = e->u.call.builtin;
+  cg_val list = keyed_items(c, e);
+  /* The other arguments are evaluated before the call runs (the key function per item). */
+  cg_val third = {NULL, UDF_TY_NONE, false};
+  if (a[2])
+    third = cg_expr(c, a[2]);
+  cg_val keys = {cg_null(c), UDF_TY_LIST_STR, false};
+  if (a[1])
+    keys = compute_keys(c, a[1], a[3]->u.name.var, list);
+  cg_val r;
+  if (b == UDF_BI_LIST_SORT || b == UDF_BI_SORTED) {
+    LLVMValueRef rev = a[2] ? LLVMBuildZExt(c->b, third.v, c->i32, "") : cg_i32(c, 0);
+    LLVMValueRef args[3] = {list.v, keys.v, rev};
+    rt_do(c, "nrt_udf_rt_mlist_sort", "i:pppi", args, 3);
+    r = none_value(c);
+  } else {
+    LLVMValueRef args[5] = {c->err, list.v, keys.v, cg_i32(c, b == UDF_BI_MAX_KEY),
+                            a[2] ? cg_spill(c, third.v) : LLVMConstNull(c->strp)};
+    LLVMValueRef out = cg_out_str(c);
+    LLVMValueRef all[6] = {args[0], args[1], args[2], args[3], args[4], out};
+    cg_check(c, cg_call(c, "nrt_udf_rt_mlist_pick", "i:pppiss", all, 6));
+    r = (cg_val){cg_load_str(c, out), UDF_TY_STR, false};
+    cg_push_temp(c, &r);
+  }
+  cg_release(c, keys);
+  cg_release(c, third);
+  if (b == UDF_BI_SORTED)
+    return list; /* the new sorted list, still a temp */
+  cg_release(c, list);
+  return r;
+}
+
+/* An int or str argument, evaluated. */
+static cg_val arg(cg *c, const udf_expr *e) { return cg_expr(c, e); }
+
+cg_val cg_mlist_builtin(cg *c, const udf_expr *e) {
+  udf_expr *const *a = e->u.call.cargs;
+  udf_builtin b = e->u.call.builtin;
+  if (b == UDF_BI_LIST_SORT || b == UDF_BI_SORTED || b == UDF_BI_MIN_KEY || b == UDF_BI_MAX_KEY)
+    return keyed(c, e);
+  cg_val v = {NULL, UDF_TY_NONE, false};
+  if (b == UDF_BI_LIST_SETITEM)
+    v = arg(c, a[2]); /* xs[i] = v: the value first, as Python */
+  cg_val list = cg_expr(c, a[0]);
+  cg_val x = {NULL, UDF_TY_NONE, false}, y = {NULL, UDF_TY_NONE, false};
+  cg_val r = none_value(c);
+  switch (b) {
+  case UDF_BI_LIST_APPEND: {
+    x = arg(c, a[1]);
+    LLVMValueRef args[2] = {list.v, cg_spill(c, x.v)};
+    rt_do(c, "nrt_udf_rt_list_append", "i:pps", args, 2);
+    break;
+  }
+  case UDF_BI_LIST_EXTEND: {
+    x = arg(c, a[1]);
+    LLVMValueRef src = x.v;
+    if (udf_type_base(x.type) == UDF_TY_STR) { /* its characters */
+      LLVMValueRef s = cg_spill(c, x.v);
+      y = cg_rt_list(c, "nrt_udf_rt_list_chars", "i:psq", &s, 1, UDF_TY_LIST_STR);
+      src = y.v;
+    }
+    LLVMValueRef args[2] = {list.v, src};
+    rt_do(c, "nrt_udf_rt_mlist_extend", "i:ppp", args, 2);
+    break;
+  }
+  case UDF_BI_LIST_INSERT: {
+    x = arg(c, a[1]);
+    y = arg(c, a[2]);
+    LLVMValueRef args[3] = {list.v, x.v, cg_spill(c, y.v)};
+    rt_do(c, "nrt_udf_rt_mlist_insert", "i:ppls", args, 3);
+    break;
+  }
+  case UDF_BI_LIST_POP: {
+    if (a[1])
+      x = arg(c, a[1]);
+    LLVMValueRef out = cg_out_str(c);
+    LLVMValueRef args[5] = {c->err, list.v, a[1] ? x.v : cg_i64(c, -1), cg_i32(c, a[1] != NULL),
+                            out};
+    cg_check(c, cg_call(c, "nrt_udf_rt_mlist_pop", "i:pplis", args, 5));
+    r = (cg_val){cg_load_str(c, out), UDF_TY_STR, false};
+    cg_push_temp(c, &r);
+    break;
+  }
+  case UDF_BI_LIST_REMOVE: {
+    x = arg(c, a[1]);
+    LLVMValueRef args[2] = {list.v, cg_spill(c, x.v)};
+    rt_do(c, "nrt_udf_rt_mlist_remove", "i:pps", args, 2);
+    break;
+  }
+  case UDF_BI_LIST_INDEX: {
+    x = arg(c, a[1]);
+    LLVMValueRef out = cg_scratch(c, c->i64, "index");
+    LLVMValueRef args[4] = {c->err, list.v, cg_spill(c, x.v), out};
+    cg_check(c, cg_call(c, "nrt_udf_rt_mlist_index", "i:ppsL", args, 4));
+    r = (cg_val){LLVMBuildLoad2(c->b, c->i64, out, ""), UDF_TY_INT, false};
+    break;
+  }
+  case UDF_BI_LIST_COUNT: {
+    x = arg(c, a[1]);
+    LLVMValueRef args[2] = {list.v, cg_spill(c, x.v)};
+    r = (cg_val){cg_call(c, "nrt_udf_rt_mlist_count", "l:ps", args, 2), UDF_TY_INT, false};
+    break;
+  }
+  case UDF_BI_LIST_REVERSE:
+  case UDF_BI_LIST_CLEAR:
+    cg_call(c, b == UDF_BI_LIST_REVERSE ? "nrt_udf_rt_mlist_reverse" : "nrt_udf_rt_mlist_clear",
+            "v:p", &list.v, 1);
+    break;
+  case UDF_BI_LIST_COPY:
+    r = cg_rt_list(c, "nrt_udf_rt_mlist_copy", "i:ppq", &list.v, 1, UDF_TY_LIST_STR);
+    break;
+  case UDF_BI_LIST_SETITEM: {
+    x = arg(c, a[1]);
+    LLVMValueRef args[3] = {list.v, x.v, cg_spill(c, v.v)};
+    rt_do(c, "nrt_udf_rt_mlist_setitem", "i:ppls", args, 3);
+    break;
+  }
+  case UDF_BI_LIST_DELITEM: {
+    x = arg(c, a[1]);
+    LLVMValueRef args[2] = {list.v, x.v};
+    rt_do(c, "nrt_udf_rt_mlist_delitem", "i:ppl", args, 2);
+    break;
+  }
+  default: cg_fail(c, "internal error: not a list builtin"); break;
+  }
+  cg_release(c, y);
+  cg_release(c, x);
+  cg_release(c, list);
+  cg_release(c, v);
+  return r;
+}
