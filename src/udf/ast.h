@@ -181,7 +181,8 @@ typedef enum udf_builtin {
    * del xs[i] is LIST_DELITEM (xs, i). Keyed forms: cargs[1] the key expression (NULL: none)
    * computed with the UDF_E_NAME cargs[3] (the key's parameter, a comprehension-like variable
    * of the element type) bound to each item; cargs[2] reverse (BOOL) for sort/sorted, the
-   * default (STR) for min/max. */
+   * default (the item type) for min/max. Lists of numbers (UDF_TY_LIST, param1 INT or
+   * FLOAT) take the same builtins, their item arguments of the item type. */
   UDF_BI_LIST_APPEND,  /* (xs, x:str) -> None */
   UDF_BI_LIST_EXTEND,  /* (xs, it:list|tuple|str) -> None */
   UDF_BI_LIST_INSERT,  /* (xs, i:int, x:str) -> None */
@@ -197,7 +198,8 @@ typedef enum udf_builtin {
   UDF_BI_LIST_SORT,    /* (xs, key, reverse, keyvar) -> None */
   UDF_BI_SORTED,       /* (iterable: str|list|tuple, key, reverse, keyvar) -> list */
   UDF_BI_MIN_KEY,      /* min(iterable, key=, default=): (iterable, key, default, keyvar) */
-  UDF_BI_MAX_KEY       /* -> str (the default's type: str only) */
+  UDF_BI_MAX_KEY,      /* -> the item type (the default's type too) */
+  UDF_BI_SUM           /* sum(list of int|float) -> int|float: cargs[0] the list */
 } udf_builtin;
 
 /* String methods. Each has fixed parameter slots (call.cargs[i], NULL = not given or given as

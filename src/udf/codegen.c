@@ -116,6 +116,7 @@ void cg_iter_setup(cg *c, cg_iter *it, const udf_expr *iter) {
     iter = iter->u.call.cargs[0];
   }
   it->kind = udf_type_base(iter->type);
+  it->elem = udf_type_param1(iter->type);
   it->pos = cg_alloca(c, c->i64, "it.pos");
   if (it->kind == UDF_TY_RANGE) {
     /* range(...) is a builtin call with 1 to 3 int arguments. */
@@ -292,11 +293,11 @@ cg_val cg_iter_value(cg *c, cg_iter *it) {
     LLVMValueRef p = LLVMBuildSub(c->b, pos, cg_i64(c, 1), "");
     cg_val item = {cg_list_item(c, list, p), UDF_TY_STR, false};
     LLVMBuildStore(c->b, p, it->pos);
-    return item;
+    return it->kind == UDF_TY_LIST ? cg_nlist_unbox(c, item.v, it->elem) : item;
   }
   cg_val item = {cg_list_item(c, list, pos), UDF_TY_STR, false};
   LLVMBuildStore(c->b, LLVMBuildAdd(c->b, pos, cg_i64(c, 1), ""), it->pos);
-  return item;
+  return it->kind == UDF_TY_LIST ? cg_nlist_unbox(c, item.v, it->elem) : item;
 }
 
 void cg_iter_next(cg *c, cg_iter *it, const udf_var *var) {

@@ -6,6 +6,45 @@
 #include "udf/codegen_internal.h"
 #include "udf/runtime.h"
 
+int cg_nlist_kind(udf_type list) {
+  return udf_type_param1(list) == UDF_TY_FLOAT ? NRT_UDF_KEY_FLOAT : NRT_UDF_KEY_INT;
+}
+
+static bool is_nlist(udf_type t) { return udf_type_base(t) == UDF_TY_LIST; }
+
+/* The bits of an int or float as an i64. */
+static LLVMValueRef bits_of(cg *c, cg_val v) {
+  return udf_type_base(v.type) == UDF_TY_FLOAT ? LLVMBuildBitCast(c->b, v.v, c->i64, "") : v.v;
+}
+
+LLVMValueRef cg_item_ptr(cg *c, cg_val v) {
+  if (udf_type_base(v.type) == UDF_TY_STR)
+    return cg_spill(c, v.v);
+  LLVMValueRef null = LLVMConstNull(c->ptr);
+  return cg_spill(c, cg_str_make(c, null, null, bits_of(c, v)));
+}
+
+cg_val cg_nlist_unbox(cg *c, LLVMValueRef item, udf_type elem) {
+  LLVMValueRef b = cg_str_len(c, item);
+  cg_val v = {elem == UDF_TY_FLOAT ? LLVMBuildBitCast(c->b, b, c->f64, "") : b, elem, false};
+  return v;
+}
+
+LLVMValueRef cg_nlist_contains(cg *c, cg_val list, cg_val x) {
+  LLVMValueRef args[3] = {list.v, cg_i32(c, cg_nlist_kind(list.type)), bits_of(c, x)};
+  LLVMValueRef n = cg_call(c, "nrt_udf_rt_nlist_count", "l:pil", args, 3);
+  return LLVMBuildICmp(c->b, LLVMIntSGT, n, cg_i64(c, 0), "in");
+}
+
+cg_val cg_range_list(cg *c, const udf_expr *rg) {
+  LLVMValueRef ra[3] = {cg_i64(c, 0), NULL, cg_i64(c, 1)};
+  int rn = rg->u.call.ncargs;
+  for (int i = 0; i < rn && i < 3; i++)
+    ra[rn == 1 ? 1 : i] = cg_expr(c, rg->u.call.cargs[i]).v;
+  return cg_rt_list(c, "nrt_udf_rt_nlist_range", "i:plllq", ra, 3,
+                    udf_type_make(UDF_TY_LIST, UDF_TY_INT, 0));
+}
+
 static cg_val none_value(cg *c) {
   cg_val v = {LLVMConstInt(c->i1, 0, 0), UDF_TY_NONE, false};
   return v;
@@ -23,6 +62,8 @@ static void rt_do(cg *c, const char *fn, const char *sig, LLVMValueRef *args, in
 /* The item list of a keyed call: a new list for sorted() (the characters of a str, a copy of
  * a list or tuple), the list itself for the others (owned for the call). */
 static cg_val keyed_items(cg *c, const udf_expr *e) {
+  if (e->u.call.cargs[0]->type == UDF_TY_RANGE)
+    return cg_range_list(c, e->u.call.cargs[0]);
   cg_val src = cg_expr(c, e->u.call.cargs[0]);
   if (e->u.call.builtin != UDF_BI_SORTED)
     return cg_owned(c, src);
@@ -31,7 +72,7 @@ static cg_val keyed_items(cg *c, const udf_expr *e) {
     LLVMValueRef arg = cg_spill(c, src.v);
     l = cg_rt_list(c, "nrt_udf_rt_list_chars", "i:psq", &arg, 1, UDF_TY_LIST_STR);
   } else {
-    l = cg_rt_list(c, "nrt_udf_rt_mlist_copy", "i:ppq", &src.v, 1, UDF_TY_LIST_STR);
+    l = cg_rt_list(c, "nrt_udf_rt_mlist_copy", "i:ppq", &src.v, 1, e->type);
   }
   cg_release(c, src);
   return l;
@@ -59,7 +100,7 @@ static cg_val compute_keys(cg *c, const udf_expr *key, const udf_var *var, cg_va
   LLVMBuildCondBr(c->b, more, body, done);
   cg_at(c, body);
   cg_val item = {cg_list_item(c, list.v, i), UDF_TY_STR, false};
-  cg_bind(c, var, item);
+  cg_bind(c, var, is_nlist(list.type) ? cg_nlist_unbox(c, item.v, var->type) : item);
   cg_val k = cg_expr(c, key);
   if (kind == NRT_UDF_KEY_STR) {
     LLVMValueRef a[2] = {keys.v, cg_spill(c, k.v)};
@@ -88,19 +129,40 @@ static cg_val keyed(cg *c, const udf_expr *e) {
   if (a[1])
     keys = compute_keys(c, a[1], a[3]->u.name.var, list);
   cg_val r;
+  bool numbers = is_nlist(list.type), by_items = numbers && !a[1];
+  LLVMValueRef kind = cg_i32(c, numbers ? cg_nlist_kind(list.type) : 0);
   if (b == UDF_BI_LIST_SORT || b == UDF_BI_SORTED) {
     LLVMValueRef rev = a[2] ? LLVMBuildZExt(c->b, third.v, c->i32, "") : cg_i32(c, 0);
-    LLVMValueRef args[3] = {list.v, keys.v, rev};
-    rt_do(c, "nrt_udf_rt_mlist_sort", "i:pppi", args, 3);
+    LLVMValueRef args[3] = {list.v, by_items ? kind : keys.v, rev};
+    if (by_items)
+      rt_do(c, "nrt_udf_rt_nlist_sort", "i:ppii", args, 3);
+    else
+      rt_do(c, "nrt_udf_rt_mlist_sort", "i:pppi", args, 3);
     r = none_value(c);
+  } else if (by_items) { /* min/max of numbers */
+    LLVMValueRef dflt = LLVMConstNull(LLVMPointerType(c->i64, 0));
+    if (a[2]) {
+      dflt = cg_scratch(c, c->i64, "default");
+      LLVMBuildStore(c->b, bits_of(c, third), dflt);
+    }
+    LLVMValueRef out = cg_scratch(c, c->i64, "best");
+    LLVMValueRef all[6] = {c->err, list.v, kind, cg_i32(c, b == UDF_BI_MAX_KEY), dflt, out};
+    cg_check(c, cg_call(c, "nrt_udf_rt_nlist_pick", "i:ppiiLL", all, 6));
+    LLVMValueRef bits = LLVMBuildLoad2(c->b, c->i64, out, "");
+    r = (cg_val){e->type == UDF_TY_FLOAT ? LLVMBuildBitCast(c->b, bits, c->f64, "") : bits,
+                 e->type, false};
   } else {
     LLVMValueRef args[5] = {c->err, list.v, keys.v, cg_i32(c, b == UDF_BI_MAX_KEY),
-                            a[2] ? cg_spill(c, third.v) : LLVMConstNull(c->strp)};
+                            a[2] ? cg_item_ptr(c, third) : LLVMConstNull(c->strp)};
     LLVMValueRef out = cg_out_str(c);
     LLVMValueRef all[6] = {args[0], args[1], args[2], args[3], args[4], out};
     cg_check(c, cg_call(c, "nrt_udf_rt_mlist_pick", "i:pppiss", all, 6));
-    r = (cg_val){cg_load_str(c, out), UDF_TY_STR, false};
-    cg_push_temp(c, &r);
+    if (numbers) {
+      r = cg_nlist_unbox(c, cg_load_str(c, out), e->type);
+    } else {
+      r = (cg_val){cg_load_str(c, out), UDF_TY_STR, false};
+      cg_push_temp(c, &r);
+    }
   }
   cg_release(c, keys);
   cg_release(c, third);
@@ -118,16 +180,43 @@ cg_val cg_mlist_builtin(cg *c, const udf_expr *e) {
   udf_builtin b = e->u.call.builtin;
   if (b == UDF_BI_LIST_SORT || b == UDF_BI_SORTED || b == UDF_BI_MIN_KEY || b == UDF_BI_MAX_KEY)
     return keyed(c, e);
+  if (b == UDF_BI_SUM) {
+    cg_val l = a[0]->type == UDF_TY_RANGE ? cg_range_list(c, a[0]) : cg_expr(c, a[0]);
+    LLVMValueRef out = cg_scratch(c, c->i64, "sum");
+    LLVMValueRef args[3] = {l.v, cg_i32(c, cg_nlist_kind(l.type)), out};
+    rt_do(c, "nrt_udf_rt_nlist_sum", "i:ppiL", args, 3);
+    cg_release(c, l);
+    LLVMValueRef bits = LLVMBuildLoad2(c->b, c->i64, out, "");
+    cg_val r = {e->type == UDF_TY_FLOAT ? LLVMBuildBitCast(c->b, bits, c->f64, "") : bits,
+                e->type, false};
+    return r;
+  }
   cg_val v = {NULL, UDF_TY_NONE, false};
   if (b == UDF_BI_LIST_SETITEM)
     v = arg(c, a[2]); /* xs[i] = v: the value first, as Python */
   cg_val list = cg_expr(c, a[0]);
   cg_val x = {NULL, UDF_TY_NONE, false}, y = {NULL, UDF_TY_NONE, false};
   cg_val r = none_value(c);
-  switch (b) {
+  if (is_nlist(list.type) &&
+      (b == UDF_BI_LIST_REMOVE || b == UDF_BI_LIST_INDEX || b == UDF_BI_LIST_COUNT)) {
+    x = arg(c, a[1]);
+    if (b == UDF_BI_LIST_COUNT) {
+      LLVMValueRef args[3] = {list.v, cg_i32(c, cg_nlist_kind(list.type)), bits_of(c, x)};
+      r = (cg_val){cg_call(c, "nrt_udf_rt_nlist_count", "l:pil", args, 3), UDF_TY_INT, false};
+    } else if (b == UDF_BI_LIST_INDEX) {
+      LLVMValueRef out = cg_scratch(c, c->i64, "index");
+      LLVMValueRef args[5] = {c->err, list.v, cg_i32(c, cg_nlist_kind(list.type)),
+                              bits_of(c, x), out};
+      cg_check(c, cg_call(c, "nrt_udf_rt_nlist_index", "i:ppilL", args, 5));
+      r = (cg_val){LLVMBuildLoad2(c->b, c->i64, out, ""), UDF_TY_INT, false};
+    } else {
+      LLVMValueRef args[3] = {list.v, cg_i32(c, cg_nlist_kind(list.type)), bits_of(c, x)};
+      rt_do(c, "nrt_udf_rt_nlist_remove", "i:ppil", args, 3);
+    }
+  } else switch (b) {
   case UDF_BI_LIST_APPEND: {
     x = arg(c, a[1]);
-    LLVMValueRef args[2] = {list.v, cg_spill(c, x.v)};
+    LLVMValueRef args[2] = {list.v, cg_item_ptr(c, x)};
     rt_do(c, "nrt_udf_rt_list_append", "i:pps", args, 2);
     break;
   }
@@ -146,7 +235,7 @@ cg_val cg_mlist_builtin(cg *c, const udf_expr *e) {
   case UDF_BI_LIST_INSERT: {
     x = arg(c, a[1]);
     y = arg(c, a[2]);
-    LLVMValueRef args[3] = {list.v, x.v, cg_spill(c, y.v)};
+    LLVMValueRef args[3] = {list.v, x.v, cg_item_ptr(c, y)};
     rt_do(c, "nrt_udf_rt_mlist_insert", "i:ppls", args, 3);
     break;
   }
@@ -157,6 +246,10 @@ cg_val cg_mlist_builtin(cg *c, const udf_expr *e) {
     LLVMValueRef args[5] = {c->err, list.v, a[1] ? x.v : cg_i64(c, -1), cg_i32(c, a[1] != NULL),
                             out};
     cg_check(c, cg_call(c, "nrt_udf_rt_mlist_pop", "i:pplis", args, 5));
+    if (is_nlist(list.type)) {
+      r = cg_nlist_unbox(c, cg_load_str(c, out), e->type);
+      break;
+    }
     r = (cg_val){cg_load_str(c, out), UDF_TY_STR, false};
     cg_push_temp(c, &r);
     break;
@@ -187,11 +280,11 @@ cg_val cg_mlist_builtin(cg *c, const udf_expr *e) {
             "v:p", &list.v, 1);
     break;
   case UDF_BI_LIST_COPY:
-    r = cg_rt_list(c, "nrt_udf_rt_mlist_copy", "i:ppq", &list.v, 1, UDF_TY_LIST_STR);
+    r = cg_rt_list(c, "nrt_udf_rt_mlist_copy", "i:ppq", &list.v, 1, e->type);
     break;
   case UDF_BI_LIST_SETITEM: {
     x = arg(c, a[1]);
-    LLVMValueRef args[3] = {list.v, x.v, cg_spill(c, v.v)};
+    LLVMValueRef args[3] = {list.v, x.v, cg_item_ptr(c, v)};
     rt_do(c, "nrt_udf_rt_mlist_setitem", "i:ppls", args, 3);
     break;
   }

@@ -141,6 +141,23 @@ int32_t nrt_udf_rt_mlist_sort(struct nrt_error *err, nrt_meminfo *list, nrt_memi
 int32_t nrt_udf_rt_mlist_pick(struct nrt_error *err, nrt_meminfo *list, nrt_meminfo *keys,
                               int32_t is_max, const nrt_str *dflt, nrt_str *out);
 
+/* Lists of int or float (runtime_nlist.c): kind NRT_UDF_KEY_INT or _FLOAT, each item's
+ * bits in its nrt_str's len (no owner, no data). */
+int64_t nrt_udf_rt_nlist_count(nrt_meminfo *list, int32_t kind, int64_t bits);
+int32_t nrt_udf_rt_nlist_index(struct nrt_error *err, nrt_meminfo *list, int32_t kind,
+                               int64_t bits, int64_t *out);
+int32_t nrt_udf_rt_nlist_remove(struct nrt_error *err, nrt_meminfo *list, int32_t kind,
+                                int64_t bits);
+int32_t nrt_udf_rt_nlist_sum(struct nrt_error *err, nrt_meminfo *list, int32_t kind,
+                             int64_t *out);
+int32_t nrt_udf_rt_nlist_range(struct nrt_error *err, int64_t start, int64_t stop, int64_t step,
+                               nrt_meminfo **out);
+bool nrt_udf_rt_nlist_eq(nrt_meminfo *a, nrt_meminfo *b, int32_t kind);
+int32_t nrt_udf_rt_nlist_sort(struct nrt_error *err, nrt_meminfo *list, int32_t kind,
+                              int32_t reverse);
+int32_t nrt_udf_rt_nlist_pick(struct nrt_error *err, nrt_meminfo *list, int32_t kind,
+                              int32_t is_max, const int64_t *dflt, int64_t *out);
+
 /* f-strings (runtime_format.c): format(s, spec) for a str, and repr(s) / ascii(s). */
 int32_t nrt_udf_rt_format_str(struct nrt_error *err, const nrt_str *s, const char *spec,
                               int64_t speclen, nrt_str *out);

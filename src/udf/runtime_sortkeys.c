@@ -162,3 +162,58 @@ int32_t nrt_udf_rt_mlist_pick(struct nrt_error *err, nrt_meminfo *list, nrt_memi
   *out = l->items[best];
   return NRT_OK;
 }
+
+/* ---- lists of int or float (runtime_nlist.c): each item's bits in its nrt_str's len */
+
+/* The items of list as keys of kind (a temporary key array viewing no strings). */
+static key_item *number_keys(const nrt_str_list *l, int32_t kind, keys *k,
+                             struct nrt_error *err) {
+  key_item *items = nrt_allocate((size_t)(l->len ? l->len : 1) * sizeof(key_item), err);
+  if (!items)
+    return NULL;
+  for (int64_t i = 0; i < l->len; i++)
+    memcpy(&items[i], &l->items[i].len, sizeof(int64_t)); /* .i or .f, bit for bit */
+  k->cap = k->n = l->len;
+  k->kind = kind;
+  k->items = items;
+  return items;
+}
+
+int32_t nrt_udf_rt_nlist_sort(struct nrt_error *err, nrt_meminfo *list, int32_t kind,
+                              int32_t reverse) {
+  nrt_str_list *l = (nrt_str_list *)list->data;
+  keys k;
+  if (!number_keys(l, kind, &k, err))
+    return NRT_ENOMEM;
+  nrt_meminfo fake; /* mlist_sort reads the keys through a MemInfo's data */
+  memset(&fake, 0, sizeof fake);
+  fake.data = &k;
+  int32_t rc = nrt_udf_rt_mlist_sort(err, list, &fake, reverse);
+  nrt_free(k.items, (size_t)(k.cap ? k.cap : 1) * sizeof(key_item));
+  return rc;
+}
+
+/* min/max of a list of numbers: the bits of the first smallest (largest) item, or of *dflt
+ * when empty (NULL: ValueError). */
+int32_t nrt_udf_rt_nlist_pick(struct nrt_error *err, nrt_meminfo *list, int32_t kind,
+                              int32_t is_max, const int64_t *dflt, int64_t *out) {
+  nrt_str_list *l = (nrt_str_list *)list->data;
+  if (l->len == 0) {
+    if (!dflt)
+      return nrt_error_set(err, NRT_EVALUE, "%s() arg is an empty sequence",
+                           is_max ? "max" : "min");
+    *out = *dflt;
+    return NRT_OK;
+  }
+  keys k;
+  if (!number_keys(l, kind, &k, err))
+    return NRT_ENOMEM;
+  order o = {&k, l->items, false};
+  int64_t best = 0;
+  for (int64_t i = 1; i < l->len; i++)
+    if (is_max ? key_lt(&o, best, i) : key_lt(&o, i, best))
+      best = i;
+  *out = l->items[best].len;
+  nrt_free(k.items, (size_t)(k.cap ? k.cap : 1) * sizeof(key_item));
+  return NRT_OK;
+}

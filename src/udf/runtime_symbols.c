@@ -38,6 +38,9 @@ static const struct nrt_udf_symbol common[] = {
     SYM(nrt_udf_rt_mlist_delitem), SYM(nrt_udf_rt_mlist_copy), SYM(nrt_udf_rt_keys_new),
     SYM(nrt_udf_rt_keys_add_int), SYM(nrt_udf_rt_keys_add_float), SYM(nrt_udf_rt_keys_add_str),
     SYM(nrt_udf_rt_mlist_sort), SYM(nrt_udf_rt_mlist_pick),
+    SYM(nrt_udf_rt_nlist_count), SYM(nrt_udf_rt_nlist_index), SYM(nrt_udf_rt_nlist_remove),
+    SYM(nrt_udf_rt_nlist_sum), SYM(nrt_udf_rt_nlist_range), SYM(nrt_udf_rt_nlist_eq),
+    SYM(nrt_udf_rt_nlist_sort), SYM(nrt_udf_rt_nlist_pick),
     /* the str layer, called directly */
     SYM(nrt_str_concat), SYM(nrt_str_append), SYM(nrt_str_fit), SYM(nrt_str_repeat),
     SYM(nrt_str_contains), SYM(nrt_str_eq),

@@ -303,7 +303,7 @@ static bool assignable(udf_type from, udf_type to) {
 static bool storable(udf_type t) {
   udf_type b = base(t);
   return b == UDF_TY_NONE || b == UDF_TY_BOOL || b == UDF_TY_INT || b == UDF_TY_FLOAT ||
-         b == UDF_TY_STR || b == UDF_TY_LIST_STR || b == UDF_TY_TUPLE_STR;
+         b == UDF_TY_STR || b == UDF_TY_LIST_STR || b == UDF_TY_TUPLE_STR || b == UDF_TY_LIST;
 }
 
 static udf_type store_error(ck *c, udf_loc loc, udf_type t) {
@@ -344,6 +344,7 @@ static void assign_var(ck *c, udf_var *v, udf_type t, udf_loc loc) {
  * Expressions */
 
 static udf_type check_expr(ck *c, udf_expr **ep);
+static bool mlist_number_item(ck *c, udf_expr **ep, udf_type elem); /* types_mlist.inc */
 static udf_type check_cond(ck *c, udf_expr **ep);
 static int check_function(ck *parent, udf_func *fn, const udf_type *ptypes);
 
@@ -439,14 +440,15 @@ static udf_type binary_types(ck *c, udf_loc loc, udf_binop op, udf_expr **lp, ud
   if (op == UDF_OP_ADD) {
     if (lt == UDF_TY_STR && rt == UDF_TY_STR) return UDF_TY_STR;
     if (lt == UDF_TY_LIST_STR && rt == UDF_TY_LIST_STR) return UDF_TY_LIST_STR;
+    if (base(lt) == UDF_TY_LIST && lt == rt) return lt;
     if (lt == UDF_TY_STR && !nullable(rt) && rt != UDF_TY_NONE)
       return err(c, NRT_ETYPE, loc, "can only concatenate str (not \"%s\") to str", tn(rt));
     if (lt == UDF_TY_LIST_STR && !nullable(rt) && rt != UDF_TY_NONE)
       return err(c, NRT_ETYPE, loc, "can only concatenate list (not \"%s\") to list", tn(rt));
   }
   if (op == UDF_OP_MUL) {
-    bool lseq = lt == UDF_TY_STR || lt == UDF_TY_LIST_STR;
-    bool rseq = rt == UDF_TY_STR || rt == UDF_TY_LIST_STR;
+    bool lseq = lt == UDF_TY_STR || lt == UDF_TY_LIST_STR || base(lt) == UDF_TY_LIST;
+    bool rseq = rt == UDF_TY_STR || rt == UDF_TY_LIST_STR || base(rt) == UDF_TY_LIST;
     if (lseq && (rt == UDF_TY_INT || rt == UDF_TY_BOOL)) {
       cast_to(c, rp, UDF_TY_INT);
       return lt;
@@ -517,6 +519,10 @@ static bool iterable_elem(ck *c, udf_expr *it, udf_type *elem) {
   udf_type t = it->type;
   if (t == UNKNOWN) return false;
   if (!need_value(c, it, "iterating over")) return false;
+  if (base(t) == UDF_TY_LIST) { /* a list of numbers */
+    *elem = udf_type_param1(t);
+    return true;
+  }
   switch (t) {
   case UDF_TY_STR:
   case UDF_TY_LIST_STR:
@@ -772,10 +778,11 @@ static udf_type check_comp(ck *c, udf_expr *e) {
   udf_type et = stop(c) ? UNKNOWN : check_expr(c, &e->u.comp.elt);
   c->nscope = saved;
   if (et == UNKNOWN || result == UNKNOWN) return UNKNOWN;
+  if (et == UDF_TY_INT || et == UDF_TY_FLOAT) return e->type = udf_type_make(UDF_TY_LIST, et, 0);
   if (et != UDF_TY_STR) {
     if (!need_value(c, e->u.comp.elt, "a list of")) return UNKNOWN;
     return err(c, NRT_EUNSUPPORTED, e->u.comp.elt->loc,
-               "unsupported: lists of %s (only lists of str)", tn(et));
+               "unsupported: lists of %s (only lists of str, int or float)", tn(et));
   }
   return e->type = UDF_TY_LIST_STR;
 }
@@ -790,14 +797,23 @@ static udf_type check_seq(ck *c, udf_expr *e) {
     }
     if (t != UDF_TY_STR) {
       all_str = false;
+      if (e->kind == UDF_E_LIST && (t == UDF_TY_INT || t == UDF_TY_FLOAT)) {
+        if (i > 0 && e->u.seq.items[0]->type != t)
+          return err(c, NRT_EUNSUPPORTED, e->u.seq.items[i]->loc,
+                     "unsupported: a list mixing %s and %s (lists hold one type)",
+                     tn(e->u.seq.items[0]->type), tn(t));
+        continue;
+      }
       if (e->kind == UDF_E_LIST) {
         if (!need_value(c, e->u.seq.items[i], "a list holding")) return UNKNOWN;
         return err(c, NRT_EUNSUPPORTED, e->u.seq.items[i]->loc,
-                   "unsupported: lists of %s (only lists of str)", tn(t));
+                   "unsupported: lists of %s (only lists of str, int or float)", tn(t));
       }
     }
   }
   if (unknown) return UNKNOWN;
+  if (e->kind == UDF_E_LIST && e->u.seq.n > 0 && e->u.seq.items[0]->type != UDF_TY_STR)
+    return e->type = udf_type_make(UDF_TY_LIST, e->u.seq.items[0]->type, 0);
   if (e->kind == UDF_E_LIST) return e->type = UDF_TY_LIST_STR;
   return e->type = all_str ? UDF_TY_TUPLE_STR : UDF_TY_TUPLE;
 }
@@ -837,7 +853,8 @@ static udf_type check_index(ck *c, udf_expr **ip, udf_type container) {
   if (container == UDF_TY_STR)
     return err(c, NRT_ETYPE, (*ip)->loc, "string indices must be integers, not '%s'", what);
   return err(c, NRT_ETYPE, (*ip)->loc, "%s indices must be integers or slices, not %s",
-             container == UDF_TY_LIST_STR ? "list" : "tuple", what);
+             container == UDF_TY_LIST_STR || base(container) == UDF_TY_LIST ? "list" : "tuple",
+             what);
 }
 
 static udf_type check_subscript(ck *c, udf_expr *e) {
@@ -849,6 +866,10 @@ static udf_type check_subscript(ck *c, udf_expr *e) {
   if (!need_value(c, e->u.subscript.value, "indexing")) return UNKNOWN;
   if (e->u.subscript.value->kind == UDF_E_GENEXP)
     return err(c, NRT_ETYPE, e->loc, "'generator' object is not subscriptable");
+  if (base(vt) == UDF_TY_LIST) {
+    if (check_index(c, &e->u.subscript.index, vt) == UNKNOWN) return UNKNOWN;
+    return e->type = udf_type_param1(vt);
+  }
   switch (vt) {
   case UDF_TY_STR:
   case UDF_TY_LIST_STR:
@@ -888,6 +909,7 @@ static udf_type check_slice(ck *c, udf_expr *e) {
   if (!need_value(c, e->u.slice.value, "slicing")) return UNKNOWN;
   if (e->u.slice.value->kind == UDF_E_GENEXP)
     return err(c, NRT_ETYPE, e->loc, "'generator' object is not subscriptable");
+  if (base(vt) == UDF_TY_LIST) return e->type = vt;
   switch (vt) {
   case UDF_TY_STR:
   case UDF_TY_LIST_STR:
@@ -952,6 +974,10 @@ static udf_type check_compare(ck *c, udf_expr *e) {
                      "unsupported: '%s' of a %s in a %s of str", cmp_text(op), tn(lt), tn(rt));
         continue;
       }
+      if (base(rt) == UDF_TY_LIST && !nullable(rt)) {
+        if (!mlist_number_item(c, &ops[i], udf_type_param1(rt))) return UNKNOWN;
+        continue;
+      }
       if (rt == UDF_TY_TUPLE)
         return err(c, NRT_EUNSUPPORTED, r->loc,
                    "unsupported: 'in' on a tuple of mixed types");
@@ -972,6 +998,7 @@ static udf_type check_compare(ck *c, udf_expr *e) {
     bool ordering = op >= UDF_CMP_LT && op <= UDF_CMP_GE;
     if (lt == rt && lt == UDF_TY_STR) continue;
     if (lt == rt && !ordering && (lt == UDF_TY_LIST_STR || lt == UDF_TY_TUPLE_STR)) continue;
+    if (lt == rt && !ordering && base(lt) == UDF_TY_LIST) continue;
     if (ordering)
       return err(c, NRT_ETYPE, e->loc, "'%s' not supported between instances of '%s' and '%s'",
                  cmp_text(op), tn(lt), tn(rt));
@@ -1055,7 +1082,8 @@ static udf_type check_builtin(ck *c, udf_expr *e, const char *name) {
     udf_type t = args[0]->type;
     if (args[0]->kind == UDF_E_GENEXP)
       return err(c, NRT_ETYPE, e->loc, "object of type 'generator' has no len()");
-    if (t != UDF_TY_STR && t != UDF_TY_LIST_STR && t != UDF_TY_TUPLE_STR && t != UDF_TY_TUPLE)
+    if (t != UDF_TY_STR && t != UDF_TY_LIST_STR && t != UDF_TY_TUPLE_STR && t != UDF_TY_TUPLE &&
+        base(t) != UDF_TY_LIST)
       return err(c, NRT_ETYPE, e->loc, "object of type '%s' has no len()", none_name(t));
     result = UDF_TY_INT;
   } else if (strcmp(name, "str") == 0 || strcmp(name, "int") == 0 || strcmp(name, "float") == 0 ||
@@ -1169,6 +1197,14 @@ static udf_type check_builtin(ck *c, udf_expr *e, const char *name) {
   } else if (strcmp(name, "list") == 0) {
     b = UDF_BI_LIST;
     if (!no_keywords(c, e, name) || !arity(c, e, "list", 0, 1)) return UNKNOWN;
+    if (n == 1 && (args[0]->type == UDF_TY_RANGE || base(args[0]->type) == UDF_TY_LIST)) {
+      e->u.call.ckind = UDF_CALL_BUILTIN;
+      e->u.call.builtin = b;
+      e->u.call.cargs = args;
+      e->u.call.ncargs = 1;
+      return e->type = args[0]->type == UDF_TY_RANGE ? udf_type_make(UDF_TY_LIST, UDF_TY_INT, 0)
+                                                     : args[0]->type;
+    }
     if (n == 1) {
       udf_type t = args[0]->type;
       if (t == UDF_TY_TUPLE)
@@ -1283,6 +1319,10 @@ static udf_type check_slot(ck *c, const udf_method_info *mi, int slot, udf_expr 
     }
     return UDF_TY_BOOL;
   case UDF_SLOT_ITERABLE:
+    if (base(t) == UDF_TY_LIST && !nullable(t))
+      return err(c, NRT_EUNSUPPORTED, loc,
+                 "unsupported: joining a list of %s (TypeError: sequence item 0: expected str "
+                 "instance, %s found)", tn(udf_type_param1(t)), tn(udf_type_param1(t)));
     if (t != UDF_TY_STR && t != UDF_TY_LIST_STR && t != UDF_TY_TUPLE_STR) {
       if (t == UDF_TY_TUPLE)
         return err(c, NRT_ETYPE, loc, "sequence item: expected str instance");
@@ -1298,7 +1338,7 @@ static udf_type check_slot(ck *c, const udf_method_info *mi, int slot, udf_expr 
 static udf_type check_method(ck *c, udf_expr *e, udf_expr *attr) {
   const char *name = attr->u.attribute.attr;
   udf_type rt = check_expr(c, &attr->u.attribute.value);
-  if (rt == UDF_TY_LIST_STR ||
+  if (rt == UDF_TY_LIST_STR || base(rt) == UDF_TY_LIST ||
       ((rt == UDF_TY_STR || rt == UDF_TY_TUPLE_STR) && strncmp(name, "__", 2) == 0))
     return check_list_method(c, e, attr, rt);
   if (mlist_lambda_elsewhere(c, e) == UNKNOWN) return UNKNOWN;
@@ -1577,8 +1617,9 @@ static udf_type check_call(ck *c, udf_expr *e) {
     if (t == UNKNOWN) return UNKNOWN;
     return err(c, NRT_ETYPE, fx->loc, "'%s' object is not callable", none_name(t));
   }
-  bool keyed = strcmp(id, "sorted") == 0 ||
-               ((strcmp(id, "min") == 0 || strcmp(id, "max") == 0) && e->u.call.nkeywords);
+  bool keyed = strcmp(id, "sorted") == 0 || strcmp(id, "sum") == 0 ||
+               ((strcmp(id, "min") == 0 || strcmp(id, "max") == 0) &&
+                (e->u.call.nkeywords || e->u.call.nargs == 1));
   if (!keyed && mlist_lambda_elsewhere(c, e) == UNKNOWN) return UNKNOWN;
   for (int i = 0; i < c->m->nfuncs; i++)
     if (strcmp(c->m->funcs[i]->name, id) == 0) return check_user_call(c, e, c->m->funcs[i]);

@@ -232,6 +232,72 @@ case("""def f(s):
     shortest = min(words, key=lambda w: len(w), default='')
     return longest + '/' + shortest
 """, rows=ROWS, name="longest and shortest word")
+# --- lists of int and float
+case("""def f(s):
+    words = s.split()
+    lens = [len(w) for w in words]
+    return max(lens)
+""", rows=ROWS, name="max of a list of lengths: ValueError on empty rows")
+case("lambda s: sum([len(w) for w in s.split()])", rows=ROWS)
+case("lambda s: sum(ord(c) for c in s) % 1000", rows=ROWS, name="sum of a generator of ints")
+case("lambda s: max((len(w) for w in s.split()), default=-1)", rows=ROWS)
+case("lambda s: min([len(w) / 2 for w in s.split()], default=0.5)", rows=ROWS)
+case("lambda s: sum([len(w) * 0.5 for w in s.split(',')])", rows=ROWS, name="sum of floats")
+case("""def f(s):
+    nums = [1, 5, 3]
+    nums.append(len(s))
+    nums.insert(0, -len(s))
+    nums.extend([7, 7])
+    nums[1] = nums[-1] * 2
+    del nums[2]
+    last = nums.pop()
+    nums.sort()
+    out = ''
+    for n in nums:
+        out += str(n) + ' '
+    return out + '/' + str(last) + '/' + str(nums.count(7)) + '/' + str(nums.index(7))
+""", rows=ROWS, name="a list of ints built, changed and sorted")
+case("""def f(s):
+    xs = list(range(len(s)))
+    ys = xs[::2] + xs[1::2] * 2
+    ys.sort(reverse=True)
+    ys.reverse()
+    return ','.join([str(y) for y in ys]) + str(len(ys)) + str(3 in ys)
+""", rows=ROWS, name="list(range()), slicing, +, *, in")
+case("""def f(s):
+    codes = [ord(c) for c in s]
+    codes.remove(97)
+    return sum(codes)
+""", rows=ROWS, name="remove from a list of ints: ValueError when absent")
+case("""def f(s):
+    codes = [ord(c) for c in s]
+    return codes.index(32)
+""", rows=ROWS, name="index in a list of ints: ValueError '32 is not in list'")
+case("""def f(s):
+    xs = [len(w) for w in s.split()]
+    return xs[5]
+""", rows=ROWS, name="IndexError on a list of ints")
+case("""def f(s):
+    words = s.split()
+    lens = [len(w) for w in words]
+    return ' '.join(sorted(words, key=lambda w: lens.count(len(w))))
+""", rows=ROWS, name="a key lambda reading a list of ints")
+case("""def f(s):
+    xs = [float(len(w)) for w in s.split()]
+    ys = sorted(xs, reverse=True)
+    return sum(ys[:2]) + max(xs, default=0.0) - min(xs, key=lambda x: -x, default=1.0)
+""", rows=ROWS, name="floats: sorted, sum, max, min with key")
+case("""def f(s):
+    xs = [len(w) for w in s.split()]
+    ys = xs
+    ys.append(100)
+    return xs == ys and xs == [len(w) for w in s.split()] + [100] and len(xs) > 0
+""", rows=ROWS, name="aliasing and == of lists of ints")
+case("""def f(s):
+    words = s.split()
+    order = sorted(range(len(words)), key=lambda i: words[i].lower())
+    return ' '.join([str(i) + words[i] for i in order]) + str(max(range(len(s)), default=-1))
+""", rows=ROWS, name="sorted(range(n), key=lambda i: words[i])")
 
 if __name__ == "__main__":
     sys.exit(o.main())

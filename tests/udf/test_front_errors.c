@@ -116,9 +116,11 @@ static const bad semantic[] = {
      "calling a method of a value of type str | None that may be None; such a value can only be "
      "returned, assigned or tested with 'is None'"},
     {"def f(s):\n    for c in 5:\n        pass\n    return s\n", TYP, 2, 14, "'int' object is not iterable"},
-    {"def f(s):\n    x = [1, 2]\n    return s\n", UNS, 2, 10, "unsupported: lists of int (only lists of str)"},
-    {"def f(s):\n    return ''.join([len(c) for c in s])\n", UNS, 2, 21,
-     "unsupported: lists of int (only lists of str)"},
+    {"def f(s):\n    x = [True, False]\n    return s\n", UNS, 2, 10,
+     "unsupported: lists of bool (only lists of str, int or float)"},
+    {"def f(s):\n    return ''.join([len(c) for c in s])\n", UNS, 2, 20,
+     "unsupported: joining a list of int (TypeError: sequence item 0: expected str instance, "
+     "int found)"},
     {"def g(a, b):\n    return a\ndef f(s):\n    return g(s)\n", TYP, 4, 12,
      "g() missing 1 required positional argument: 'b'"},
     {"def g(a):\n    return a\ndef f(s):\n    return g(s, s)\n", TYP, 4, 12,
