@@ -254,6 +254,11 @@ static void collect_block(ck *c, udf_block *b) {
   }
 }
 
+/* `xs = []` typed by its appends (types_mlist.inc). */
+static udf_type mlist_empty_assigned(ck *c, udf_stmt *s, udf_type vt);
+static udf_type mlist_join(udf_type old, udf_type t);
+static void mlist_settle(udf_func *fn);
+
 /* Joins type t into variable v (inference passes). */
 static void join_var(ck *c, udf_var *v, udf_type t) {
   if (t == UNKNOWN || v->is_param) return;
@@ -270,6 +275,8 @@ static void join_var(ck *c, udf_var *v, udf_type t) {
     nt = old;
   else if (nullable(t) && base(t) == base(old))
     nt = t;
+  else
+    nt = mlist_join(old, t);
   if (nt != old) {
     v->type = nt;
     c->changed = true;
@@ -814,6 +821,8 @@ static udf_type check_seq(ck *c, udf_expr *e) {
   if (unknown) return UNKNOWN;
   if (e->kind == UDF_E_LIST && e->u.seq.n > 0 && e->u.seq.items[0]->type != UDF_TY_STR)
     return e->type = udf_type_make(UDF_TY_LIST, e->u.seq.items[0]->type, 0);
+  if (e->kind == UDF_E_LIST && e->u.seq.n == 0 && !c->final)
+    return e->type = UDF_TY_LIST; /* [] : its items' type is inferred from its appends */
   if (e->kind == UDF_E_LIST) return e->type = UDF_TY_LIST_STR;
   return e->type = all_str ? UDF_TY_TUPLE_STR : UDF_TY_TUPLE;
 }
@@ -1907,6 +1916,7 @@ static udf_type return_join(ck *c, udf_type r, udf_loc loc) {
 static void check_assign(ck *c, udf_stmt *s) {
   udf_type vt = check_expr(c, &s->u.assign.value);
   udf_expr *v = s->u.assign.value;
+  vt = mlist_empty_assigned(c, s, vt);
   if (vt != UNKNOWN && !not_generator(c, v, "storing")) return;
   for (int k = 0; k < s->u.assign.ntargets && !stop(c); k++) {
     udf_expr *t = s->u.assign.targets[k];
@@ -2166,6 +2176,7 @@ static int check_function(ck *parent, udf_func *fn, const udf_type *ptypes) {
       if (!c.pending[i]->checked && check_function(&c, c.pending[i], c.pending_types[i]))
         return c.dc->code;
   }
+  mlist_settle(fn);
   c.final = true;
   c.ret = UNKNOWN;
   c.nscope = 0;

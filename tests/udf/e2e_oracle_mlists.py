@@ -298,6 +298,25 @@ case("""def f(s):
     order = sorted(range(len(words)), key=lambda i: words[i].lower())
     return ' '.join([str(i) + words[i] for i in order]) + str(max(range(len(s)), default=-1))
 """, rows=ROWS, name="sorted(range(n), key=lambda i: words[i])")
+case("""def f(s):
+    nums = []
+    for w in s.split():
+        nums.append(len(w))
+    total = 0
+    for n in nums:
+        total += n
+    return str(total) + '/' + str(len(nums)) + '/' + str(sum(nums))
+""", rows=ROWS, name="nums = [] typed by its appends (int)")
+case("""def f(s):
+    fs = []
+    fs.insert(0, len(s) / 3)
+    fs.extend([1.5, 2.5])
+    return max(fs) - min(fs)
+""", rows=ROWS, name="fs = [] typed by insert (float)")
+case("""def f(s):
+    out = []
+    return out if s else [s]
+""", rows=ROWS, name="an untouched [] is a list of str")
 
 if __name__ == "__main__":
     sys.exit(o.main())
