@@ -317,6 +317,19 @@ case("""def f(s):
     out = []
     return out if s else [s]
 """, rows=ROWS, name="an untouched [] is a list of str")
+case("""def f(s):
+    out = []
+    for w in s.split():
+        out.append(w.upper())
+        out.insert(0, w)
+    nums = []
+    for w in out:
+        nums.append(len(w))
+    nums.sort(reverse=True)
+    out.sort(key=lambda w: len(w))
+    best = max(out, key=str.lower, default='')
+    return sorted(out + [best], key=len, reverse=True)[:3] + [str(sum(nums))]
+""", rows=ROWS, name="test_udf_mlists's program")
 
 if __name__ == "__main__":
     sys.exit(o.main())

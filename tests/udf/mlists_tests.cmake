@@ -5,3 +5,5 @@ add_test(NAME udf_oracle_mlists
                  $<TARGET_FILE:udf_oracle_runner>)
 set_tests_properties(udf_oracle_mlists PROPERTIES LABELS udf TIMEOUT 120)
 nrt_add_test(test_front_mlists SOURCES test_front_mlists.c LABELS udf valgrind TIMEOUT 60)
+# Not under valgrind (as test_udf_lists): LLVM compiles dominate there; ASan runs it.
+nrt_add_test(test_udf_mlists SOURCES test_udf_mlists.c LABELS udf TIMEOUT 120)

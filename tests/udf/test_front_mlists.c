@@ -83,6 +83,12 @@ static const bad cases[] = {
      "unsupported: a value of type int in a list of str (a list holds one type)"},
     {XS "    xs[0] += 'a'\n    return s\n", UNS, 3, 5,
      "unsupported: assignment to a subscript here (only xs[i] = value)"},
+    {XS "    return sorted(xs, key=lambda w: (len(w), w))\n", UNS, 3, 37,
+     "unsupported: a key function returning tuple (only str, int, float or bool keys)"},
+    {XS "    xs.sort(key=lambda w: xs.index(w), cmp=None)\n    return s\n", TYP, 3, 40,
+     "'cmp' is an invalid keyword argument for sort()"},
+    {XS "    return sorted(xs, key=lambda w: undefined_name)\n", TYP, 3, 37,
+     "name 'undefined_name' is not defined"},
 };
 
 int main(void) {
