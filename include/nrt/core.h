@@ -48,7 +48,9 @@ enum nrt_status {
   /* Python MemoryError from a size limit (a string longer than nrt_str_max_bytes): refused
    * before anything is allocated, so unlike NRT_ENOMEM it is one row's error, which an apply
    * with errors_as_null turns into a null row. */
-  NRT_ELIMIT = 1009
+  NRT_ELIMIT = 1009,
+  /* Python RecursionError: a UDF's helper calls nested deeper than the recursion limit */
+  NRT_ERECURSION = 1020
 };
 
 #define NRT_ERROR_MESSAGE_SIZE 512

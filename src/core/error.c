@@ -51,6 +51,7 @@ const char *nrt_status_name(int code) {
   case NRT_EUNSUPPORTED: return "Unsupported";
   case NRT_EUNBOUND: return "UnboundLocalError";
   case NRT_ELIMIT: return "MemoryError";
+  case NRT_ERECURSION: return "RecursionError";
   default: return "Error";
   }
 }

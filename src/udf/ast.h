@@ -531,7 +531,20 @@ struct udf_func {
   bool checked;          /* type-checked (reachable from the entry); unchecked helpers have
                           * no types and must not be compiled */
   int index;             /* position in the module's funcs */
+  /* Functions (types_funcs.c): */
+  bool recursive;        /* in a cycle of calls: checks the recursion depth on entry */
+  udf_func *parent;      /* a nested def or named lambda: the function it is defined in */
+  int ncaptures;         /* the last ncaptures params are hidden: the enclosing functions'
+                          * variables it reads (lambda lifting), passed by every call */
 };
+
+/* A module-level constant `NAME = expr`: its value folded to a literal (NONE, BOOL, INT,
+ * FLOAT, STR) or a UDF_E_TUPLE of literals; a use in a function becomes a copy of it. */
+typedef struct udf_const {
+  const char *name;
+  udf_expr *value;
+  udf_loc loc;
+} udf_const;
 
 typedef struct udf_module {
   const char *file;   /* file name used in messages */
@@ -539,6 +552,8 @@ typedef struct udf_module {
   int nfuncs;
   udf_func *entry;    /* the entry function, checked with the given parameter types */
   bool names_exceptions; /* some `except ... as name` reads an error's message */
+  struct udf_const *consts; /* module-level constants, last binding of each name (parse) */
+  int nconsts;
   struct udf_arena *arena; /* owns everything above */
 } udf_module;
 

@@ -6,7 +6,7 @@
 
 static const int statuses[UDF_EXC_COUNT] = {NRT_EVALUE,    NRT_EILSEQ,   NRT_EINDEX,
                                             NRT_EOVERFLOW, NRT_EZERODIV, NRT_ETYPE,
-                                            NRT_EUNBOUND,  NRT_ELIMIT};
+                                            NRT_EUNBOUND,  NRT_ELIMIT,   NRT_ERECURSION};
 
 static const struct {
   const char *name;
@@ -29,6 +29,8 @@ static const struct {
     {"NameError", UDF_EXC_UNBOUND, 0},
     {"UnboundLocalError", UDF_EXC_UNBOUND, NRT_EUNBOUND},
     {"MemoryError", UDF_EXC_MEMORY, NRT_ELIMIT},
+    {"RuntimeError", UDF_EXC_RECURSION, 0},
+    {"RecursionError", UDF_EXC_RECURSION, NRT_ERECURSION},
 };
 
 bool udf_exc_class(const char *name, uint32_t *catches, int *raise_code) {

@@ -16,8 +16,9 @@ enum {
   UDF_EXC_TYPE = 1u << 5,     /* NRT_ETYPE: TypeError */
   UDF_EXC_UNBOUND = 1u << 6,  /* NRT_EUNBOUND: UnboundLocalError */
   UDF_EXC_MEMORY = 1u << 7,   /* NRT_ELIMIT: MemoryError from a size limit */
-  UDF_EXC_COUNT = 8,
-  UDF_EXC_ALL = (1u << 8) - 1
+  UDF_EXC_RECURSION = 1u << 8, /* NRT_ERECURSION: RecursionError (a RuntimeError) */
+  UDF_EXC_COUNT = 9,
+  UDF_EXC_ALL = (1u << 9) - 1
 };
 
 /* The class named `name`: the bits it catches (0 for a class nothing in a UDF raises, such

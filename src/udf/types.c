@@ -6,7 +6,9 @@
  * first error, resolves calls and inserts the cast and truth nodes. A variable's type is the
  * join of what is assigned to it, where only None may join with another type (T + None =
  * T | None); int and float never mix (Python would print 1 and 1.0 differently). Helpers are
- * checked at their first call with that call's argument types; recursion is rejected. */
+ * checked at their first call with that call's argument types. A recursive call (to a function
+ * being checked) has the result type its function's returns gave so far: the passes repeat
+ * until that guess stops changing (a fixed point), and the final result must equal it. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -42,6 +44,11 @@ typedef struct ck {
   int nexcept;            /* except clauses around the statement checked (for bare raise) */
   const udf_expr *exc_ok; /* the one use of an `as` name allowed here: str(e), f"{e}" */
   int comp_iter;          /* inside a comprehension's iterable (no := there) */
+  /* Recursion: the result type assumed for recursive calls to fn, whether one used it, and
+   * the guess the final passes' calls were given (it must be fn's final result). */
+  udf_type guess;
+  bool guess_used;
+  udf_type final_guess;
 } ck;
 
 #define UNKNOWN UDF_TY_UNKNOWN
@@ -806,6 +813,11 @@ static udf_type check_ifexp(ck *c, udf_expr *e) {
   udf_type tt = check_cond(c, &e->u.ifexp.test);
   udf_type bt = check_expr(c, &e->u.ifexp.body);
   udf_type ot = check_expr(c, &e->u.ifexp.orelse);
+  /* Inference passes take the known branch's type for the other, still unknown (a
+   * recursive call's before its result is inferred: `'' if not s else f(s[1:]) + s[0]`); the
+   * final pass checks both. */
+  if (!c->final && tt != UNKNOWN && (bt == UNKNOWN) != (ot == UNKNOWN))
+    return bt == UNKNOWN ? ot : bt;
   if (tt == UNKNOWN || bt == UNKNOWN || ot == UNKNOWN) return UNKNOWN;
   udf_type t;
   if (bt == ot)
@@ -1445,10 +1457,45 @@ static udf_type check_user_call(ck *c, udf_expr *e, udf_func *f) {
     types[i] = cargs[i]->type;
     if (!storable(types[i])) return store_error(c, cargs[i]->loc, types[i]);
   }
+  ck *anc = NULL;
+  for (ck *p = c; p && !f->checked && !anc; p = p->parent)
+    if (p->fn == f) anc = p;
+  if (anc) { /* a recursive call: the types f is being checked with */
+    for (ck *p = c; p != anc->parent; p = p->parent) p->fn->recursive = true;
+    for (int i = 0; i < np; i++) {
+      udf_type pt = f->params[i]->type;
+      if (types[i] == pt || (nullable(pt) && assignable(types[i], pt))) continue;
+      if (types[i] == UDF_TY_BOOL && pt == UDF_TY_INT) {
+        cast_to(c, &cargs[i], UDF_TY_INT);
+        continue;
+      }
+      return err(c, NRT_ETYPE, cargs[i]->loc,
+                 "argument '%s' of %s() is %s here but %s at its first call (a parameter keeps "
+                 "one type)",
+                 f->params[i]->name, f->name, tn(types[i]), tn(pt));
+    }
+    anc->guess_used = true;
+    if (anc->guess == UNKNOWN) {
+      if (!c->final) return UNKNOWN;
+      return err(c, NRT_EUNSUPPORTED, e->loc,
+                 "unsupported: recursive call to '%s' before its result type is known (return "
+                 "a value in a base case first)",
+                 f->name);
+    }
+    if (c->final) {
+      if (anc->final_guess != UNKNOWN && anc->final_guess != anc->guess)
+        return err(c, NRT_EUNSUPPORTED, e->loc,
+                   "unsupported: the result type of recursive function '%s' changes (%s, %s)",
+                   f->name, tn(anc->final_guess), tn(anc->guess));
+      anc->final_guess = anc->guess;
+    }
+    e->u.call.ckind = UDF_CALL_FUNC;
+    e->u.call.callee = f;
+    e->u.call.cargs = cargs;
+    e->u.call.ncargs = np;
+    return e->type = anc->guess;
+  }
   if (!f->checked) {
-    for (ck *p = c; p; p = p->parent)
-      if (p->fn == f)
-        return err(c, NRT_EUNSUPPORTED, e->loc, "unsupported: recursive call to '%s'", f->name);
     if (!c->final) { /* checked after the inference passes, with settled argument types */
       for (int i = 0; i < c->npending; i++)
         if (c->pending[i] == f) return UNKNOWN;
@@ -2096,7 +2143,7 @@ static int check_function(ck *parent, udf_func *fn, const udf_type *ptypes) {
   }
   collect_block(&c, &fn->body);
   if (stop(&c)) return c.dc->code;
-  for (int round = 0; round <= c.m->nfuncs; round++) {
+  for (int round = 0; round <= 2 * c.m->nfuncs + 8; round++) {
     int max_passes = 2 * fn->nlocals + 4;
     for (int pass = 0; pass < max_passes; pass++) {
       c.changed = false;
@@ -2108,7 +2155,9 @@ static int check_function(ck *parent, udf_func *fn, const udf_type *ptypes) {
       if (stop(&c)) return c.dc->code;
       if (!c.changed) break;
     }
-    if (c.npending == 0) break;
+    bool guess_moved = c.ret != UNKNOWN && c.ret != c.guess;
+    if (guess_moved) c.guess = c.ret;
+    if (c.npending == 0 && !(guess_moved && c.guess_used)) break;
     for (int i = 0; i < c.npending; i++)
       if (!c.pending[i]->checked && check_function(&c, c.pending[i], c.pending_types[i]))
         return c.dc->code;
@@ -2123,6 +2172,11 @@ static int check_function(ck *parent, udf_func *fn, const udf_type *ptypes) {
   if (fn->falls_off_end) return_join(&c, UDF_TY_NONE, fn->loc);
   if (stop(&c)) return c.dc->code;
   fn->result = c.ret == UNKNOWN ? UDF_TY_NONE : c.ret;
+  if (c.final_guess != UNKNOWN && c.final_guess != fn->result)
+    return err(&c, NRT_EUNSUPPORTED, fn->loc,
+               "unsupported: recursive function '%s' returns %s, but its recursive calls were "
+               "typed %s",
+               fn->name, tn(fn->result), tn(c.final_guess));
   fn->checked = true;
   return NRT_OK;
 }
