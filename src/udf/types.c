@@ -14,8 +14,10 @@
 #include <string.h>
 
 #include "udf/exceptions.h"
+#include "udf/parse_consts.h"
 #include "udf/parse_format.h"
 #include "udf/types.h"
+#include "udf/types_funcs.h"
 
 typedef struct ck {
   udf_diagctx *dc;
@@ -377,6 +379,14 @@ static bool need_value(ck *c, const udf_expr *e, const char *what) {
   return true;
 }
 
+/* id names a module-level constant here: no comprehension variable or local shadows it. */
+static bool is_module_const(ck *c, const char *id) {
+  if (!udf_const_find(c->m, id)) return false;
+  for (int i = c->nscope - 1; i >= 0; i--)
+    if (strcmp(c->scope[i]->name, id) == 0) return false;
+  return !find_local(c, id);
+}
+
 static udf_type check_name(ck *c, udf_expr *e) {
   const char *id = e->u.name.id;
   for (int i = c->nscope - 1; i >= 0; i--)
@@ -396,9 +406,8 @@ static udf_type check_name(ck *c, udf_expr *e) {
       return err(c, NRT_ETYPE, e->loc, "cannot infer the type of local variable '%s'", id);
     return e->type = v->type;
   }
-  for (int i = 0; i < c->m->nfuncs; i++)
-    if (strcmp(c->m->funcs[i]->name, id) == 0)
-      return err(c, NRT_EUNSUPPORTED, e->loc, "unsupported: functions as values ('%s')", id);
+  if (udf_resolve_func(c->m, c->fn, id))
+    return err(c, NRT_EUNSUPPORTED, e->loc, "unsupported: functions as values ('%s')", id);
   static const char *const builtins[] = {"len", "str", "int", "float", "bool", "ord", "chr",
                                          "abs", "min", "max", "range", "list", NULL};
   for (int i = 0; builtins[i]; i++)
@@ -1411,45 +1420,25 @@ static udf_type check_user_call(ck *c, udf_expr *e, udf_func *f) {
   for (int i = 0; i < e->u.call.nkeywords; i++)
     if (check_expr(c, &e->u.call.keywords[i].value) == UNKNOWN) unknown = true;
   if (unknown) return UNKNOWN;
-  if (n > np)
-    return err(c, NRT_ETYPE, e->loc, "%s() takes %d positional argument%s but %d %s given",
-               f->name, np, np == 1 ? "" : "s", n, n == 1 ? "was" : "were");
   udf_expr **cargs = udf_arena_alloc(c->a, (size_t)(np ? np : 1) * sizeof *cargs);
   if (!cargs) return oom(c);
-  for (int i = 0; i < n; i++) cargs[i] = e->u.call.args[i];
-  for (int k = 0; k < e->u.call.nkeywords; k++) {
-    udf_keyword *kw = &e->u.call.keywords[k];
-    int slot = -1;
-    for (int i = 0; i < np; i++)
-      if (strcmp(f->params[i]->name, kw->name) == 0) slot = i;
-    if (slot < 0)
-      return err(c, NRT_ETYPE, kw->loc, "%s() got an unexpected keyword argument '%s'", f->name,
-                 kw->name);
-    if (cargs[slot])
-      return err(c, NRT_ETYPE, kw->loc, "%s() got multiple values for argument '%s'", f->name,
-                 kw->name);
-    cargs[slot] = kw->value;
-  }
-  int missing = 0;
-  const char *first_missing = NULL;
+  /* CPython's TypeErrors (as compile errors), in its order: keywords, then counts. */
+  if (udf_bind_call_args(c->dc, e, f, cargs)) return UNKNOWN;
   for (int i = 0; i < np; i++) {
     if (cargs[i]) continue;
-    udf_expr *d = f->defaults ? f->defaults[i] : NULL;
-    if (!d) {
-      if (!missing) first_missing = f->params[i]->name;
-      missing++;
+    if (i >= np - f->ncaptures) { /* a closure's hidden argument: the caller's variable */
+      cargs[i] = udf_capture_arg(c->a, f->params[i], e->loc);
+      if (!cargs[i]) return oom(c);
+      if (check_expr(c, &cargs[i]) == UNKNOWN) return UNKNOWN;
       continue;
     }
+    udf_expr *d = f->defaults[i]; /* bound: a parameter without one is never left out */
     if (!is_literal(d))
       return err(c, NRT_EUNSUPPORTED, d->loc,
                  "unsupported: a default value that is not a literal");
     if (check_expr(c, &f->defaults[i]) == UNKNOWN) return UNKNOWN;
     cargs[i] = f->defaults[i];
   }
-  if (missing)
-    return err(c, NRT_ETYPE, e->loc, "%s() missing %d required positional argument%s: '%s'%s",
-               f->name, missing, missing == 1 ? "" : "s", first_missing,
-               missing > 1 ? " and more" : "");
   udf_type *types = udf_arena_alloc(c->a, (size_t)(np ? np : 1) * sizeof *types);
   if (!types) return oom(c);
   for (int i = 0; i < np; i++) {
@@ -1616,8 +1605,8 @@ static udf_type check_call(ck *c, udf_expr *e) {
     if (t == UNKNOWN) return UNKNOWN;
     return err(c, NRT_ETYPE, fx->loc, "'%s' object is not callable", none_name(t));
   }
-  for (int i = 0; i < c->m->nfuncs; i++)
-    if (strcmp(c->m->funcs[i]->name, id) == 0) return check_user_call(c, e, c->m->funcs[i]);
+  udf_func *callee = udf_resolve_func(c->m, c->fn, id);
+  if (callee) return check_user_call(c, e, callee);
   if (strcmp(id, "repr") == 0 || strcmp(id, "ascii") == 0 || strcmp(id, "format") == 0)
     return check_repr(c, e, id);
   static const char *const builtins[] = {"len", "str", "int", "float", "bool", "ord",
@@ -1725,6 +1714,12 @@ static udf_type check_expr(ck *c, udf_expr **ep) {
   case UDF_E_NAMED: return check_named(c, e);
   case UDF_E_FSTRING: return check_fstring(c, e);
   case UDF_E_NAME: {
+    if (is_module_const(c, e->u.name.id)) { /* a module-level constant: a copy of its value */
+      udf_expr *k = udf_const_copy(c->a, udf_const_find(c->m, e->u.name.id)->value, e->loc);
+      if (!k) return oom(c);
+      *ep = k;
+      return check_expr(c, ep);
+    }
     udf_type t = check_name(c, e);
     udf_var *v = e->u.name.var;
     if (t != UNKNOWN && nullable(t) && v && is_narrowed(c, v)) {
@@ -2187,7 +2182,7 @@ int udf_check_module(udf_diagctx *dc, udf_arena *a, udf_module *m, const char *e
   udf_loc top = {1, 1};
   if (entry) {
     for (int i = 0; i < m->nfuncs; i++)
-      if (strcmp(m->funcs[i]->name, entry) == 0) f = m->funcs[i];
+      if (!m->funcs[i]->parent && strcmp(m->funcs[i]->name, entry) == 0) f = m->funcs[i];
     if (!f) return udf_diag_error(dc, NRT_EINVAL, top, "no function named '%s' in the UDF", entry);
   } else {
     f = m->funcs[m->nfuncs - 1];
@@ -2205,6 +2200,7 @@ int udf_check_module(udf_diagctx *dc, udf_arena *a, udf_module *m, const char *e
                             "parameter %d: an input column must be str, int, float or bool",
                             i + 1);
   }
+  if (udf_funcs_capture(dc, a, m)) return dc->code;
   ck root;
   memset(&root, 0, sizeof root);
   root.dc = dc;

@@ -151,5 +151,197 @@ def f(n):
     return collatz(abs(n) + 1, 0)
 """, types=["int"], rows=INTS, name="collatz steps by tail recursion")
 
+# ---- module-level constants
+case("""SEP = ','
+N = 3
+PREFIXES = ('http://', 'https://')
+LIMIT = 2 ** 10
+
+def f(s):
+    if s.startswith(PREFIXES):
+        return 'url'
+    parts = s.split()[:N]
+    return SEP.join(parts) + str(LIMIT - len(s))
+""", rows=ROWS + [["http://x.y"], ["https://ü.de"]], name="module constants: str, int, tuple, 2 ** 10")
+case("""WIDTH = 12
+FILL = '·'
+HALF = WIDTH // 2
+RATIO = WIDTH / 8
+NEG = -WIDTH % 5
+GREETING = 'hé' * 2 + '!'
+FLAG = not WIDTH
+NOTHING = None
+
+def f(s):
+    r = s[:HALF].center(WIDTH, FILL) + GREETING + str(RATIO) + str(NEG) + str(FLAG)
+    if NOTHING is None:
+        r += '.'
+    return r
+""", rows=ROWS, name="constant expressions of constants")
+case("""N = 2
+N = N + 5
+
+def f(s):
+    return s[:N]
+""", rows=ROWS, name="a constant rebound at module level: the last value")
+case("""N = 4
+
+def f(s):
+    N = len(s)
+    return s[:N - 1] + str(N)
+""", rows=ROWS, name="a local shadows a constant")
+case("""N = 4
+
+def f(s):
+    if s:
+        return str(N)
+    N = 1
+    return str(N)
+""", rows=ROWS, name="a local assigned later: UnboundLocalError, as in Python")
+case("""VOWELS = 'aeiouyäöüéèàα'
+SCALE = 1.5
+
+def score(w):
+    n = 0
+    for c in w.lower():
+        if c in VOWELS:
+            n += 1
+    return n * SCALE
+
+def f(s):
+    return ','.join([str(score(w)) for w in s.split() if w[0] not in VOWELS])
+""", rows=ROWS, name="constants in helpers and comprehensions")
+
+# ---- default and keyword arguments
+case("""FILLER = '0'
+
+def pad(s, n=8, fill=FILLER):
+    return s.rjust(n, fill)
+
+def f(s):
+    return pad(s) + '|' + pad(s, 4) + '|' + pad(s, fill='x') + '|' + pad(s=s, n=3) + '|' + \
+        pad(fill='é', s=s[:2], n=5)
+""", rows=ROWS, name="defaults and keywords: pad(s), pad(s, 4), pad(s, fill='x'), pad(s=s, n=3)")
+case("""def join(a, b='-', c=2, d=True):
+    r = a * c
+    if d:
+        r = r.upper()
+    return b.join([r, a])
+
+def f(s):
+    return join(s) + join(s, c=1) + join(s, '+', d=False) + join(a=s, d=0 == 1)
+""", rows=ROWS, name="keyword arguments in any order, bool default")
+case("""def tail(s, n=-1, neg=-2.5):
+    return s[n:] + str(neg)
+
+def f(s):
+    return tail(s) + tail(s, 2) + tail(s, neg=1.0)
+""", rows=ROWS, name="negative literal defaults")
+
+# ---- nested defs and named lambdas (closures)
+case("""def f(s):
+    suffix = s[-1:]
+    def g(w):
+        return w + suffix
+    return ' '.join(g(w) for w in s.split())
+""", rows=ROWS, name="nested def reading the enclosing variable")
+case("""def f(s):
+    suffix = s[:1]
+    h = lambda w: w.upper() + suffix
+    return '|'.join([h(w) for w in s.split()])
+""", rows=ROWS, name="named lambda capturing a variable")
+case("""def f(s):
+    x = 'a'
+    g = lambda: x
+    x = 'b'
+    return g()
+""", rows=ROWS, name="late binding: the value at call time")
+case("""def f(s):
+    n = 0
+    def tag(w):
+        return w + str(n)
+    out = []
+    for w in s.split():
+        n += len(w)
+        out = out + [tag(w)]
+    return ','.join(out)
+""", rows=ROWS, name="late binding in a loop: the loop's current value")
+case("""def f(s):
+    sep = '-'
+    def inner(w, k=2):
+        def innermost(c):
+            return c * k + sep
+        return ''.join(innermost(c) for c in w)
+    return inner(s) + inner(s[:3], 1)
+""", rows=ROWS, name="closure two levels deep, with a default")
+case("""def f(s):
+    mark = '*'
+    def star(w):
+        return mark + w
+    def both(w):
+        return star(w) + star(w[::-1])
+    return both(s)
+""", rows=ROWS, name="a nested def calling its sibling passes the sibling's captures")
+case("""def f(s):
+    stop = ' '
+    def upto(t):
+        if not t or t[0] == stop:
+            return ''
+        return t[0] + upto(t[1:])
+    return upto(s) + '|' + upto(s[::-1])
+""", rows=ROWS, name="recursive nested def with a capture")
+case("""def f(s):
+    low = s.lower()
+    def count(c):
+        return low.count(c)
+    best = ''
+    for c in low:
+        if count(c) > count(best[:1] or ' '):
+            best = c
+    return best
+""", rows=ROWS, name="closure in a loop condition")
+case("""def f(s):
+    words = s.split()
+    key = lambda w: len(w)
+    total = 0
+    for w in words:
+        total += key(w)
+    shadow = lambda s: s * 2
+    return str(total) + shadow(s[:2])
+""", rows=ROWS, name="lambdas: one without captures, a parameter shadowing")
+case("""def f(s):
+    def local_only(w):
+        s = w.strip()
+        return s + '!'
+    return local_only(s) + s
+""", rows=ROWS, name="a nested def assigning a name makes it local (no capture)")
+case("""def f(s):
+    try:
+        n = int(s)
+    except ValueError:
+        n = -1
+    def half(d=2):
+        return n // d
+    return half() + half(3) + half(d=-4)
+""", rows=ROWS, name="closure over a variable set in try/except; keyword call")
+case("""def f(n):
+    base = 10
+    def digits(k):
+        if k < base:
+            return str(k)
+        return digits(k // base) + '.' + str(k % base)
+    return digits(abs(n))
+""", types=["int"], rows=INTS, name="recursive closure over an int")
+case("""def f(s):
+    def rec(t):
+        if t == '':
+            return 0
+        return 1 + rec(t)
+    try:
+        return str(rec(s))
+    except RecursionError as e:
+        return str(e)
+""", rows=[["a"], ["ü"]], name="RecursionError from a nested def")
+
 if __name__ == "__main__":
     sys.exit(o.main())
