@@ -1429,7 +1429,11 @@ static udf_type check_user_call(ck *c, udf_expr *e, udf_func *f) {
     if (i >= np - f->ncaptures) { /* a closure's hidden argument: the caller's variable */
       cargs[i] = udf_capture_arg(c->a, f->params[i], e->loc);
       if (!cargs[i]) return oom(c);
-      if (check_expr(c, &cargs[i]) == UNKNOWN) return UNKNOWN;
+      int nscope = c->nscope; /* a function variable, never a comprehension's */
+      c->nscope = 0;
+      udf_type t = check_expr(c, &cargs[i]);
+      c->nscope = nscope;
+      if (t == UNKNOWN) return UNKNOWN;
       continue;
     }
     udf_expr *d = f->defaults[i]; /* bound: a parameter without one is never left out */
@@ -1606,6 +1610,13 @@ static udf_type check_call(ck *c, udf_expr *e) {
     return err(c, NRT_ETYPE, fx->loc, "'%s' object is not callable", none_name(t));
   }
   udf_func *callee = udf_resolve_func(c->m, c->fn, id);
+  if (callee && callee->parent == c->fn &&
+      (e->loc.line < callee->loc.line ||
+       (e->loc.line == callee->loc.line && e->loc.col < callee->loc.col)))
+    return err(c, NRT_EUNSUPPORTED, fx->loc,
+               "unsupported: calling '%s' above its definition (in Python an "
+               "UnboundLocalError until the definition has run)",
+               id);
   if (callee) return check_user_call(c, e, callee);
   if (strcmp(id, "repr") == 0 || strcmp(id, "ascii") == 0 || strcmp(id, "format") == 0)
     return check_repr(c, e, id);

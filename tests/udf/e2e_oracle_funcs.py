@@ -342,6 +342,52 @@ case("""def f(s):
     except RecursionError as e:
         return str(e)
 """, rows=[["a"], ["ü"]], name="RecursionError from a nested def")
+case("""def f(s):
+    w = 'z'
+    g = lambda: w
+    return ''.join([g() + w for w in s])
+""", rows=ROWS, name="a closure reads the function's variable, not a comprehension's")
+case("""def f(s):
+    return '' if not s else f(s[1:]) + s[0]
+""", rows=ROWS, name="recursive entry returning str (value and write form)")
+case("""def f(s):
+    out = ''
+    for w in s.split():
+        first = w[0]
+        def shout(t, times=2):
+            return (t + first) * times
+        out += shout(w, times=1) + shout(w[-1])
+    return out
+""", rows=ROWS, name="a def inside a loop sees the current iteration's variable")
+case("""def f(n):
+    limit = abs(n)
+    def ping(k):
+        if k >= limit:
+            return 'ping'
+        return pong(k + 1)
+    def pong(k):
+        if k >= limit:
+            return 'pong'
+        return ping(k + 1)
+    return ping(0)
+""", types=["int"], rows=INTS, name="mutual recursion of nested defs sharing a capture")
+case("""def heavy(s, k):
+    a = s.upper()
+    b = s.lower() + a
+    c = f'{a}{b}{k}'
+    d = c.replace('A', 'é').split()
+    e = '-'.join(d) if d else c
+    if k == 0:
+        return len(e)
+    g = heavy(s, k - 1)
+    return g + len(a) + len(b) - len(c) + len(e) % 3
+
+def f(s):
+    try:
+        return str(heavy(s[:20], 940 if len(s) % 2 else 3000))
+    except RecursionError:  # CPython says '... while calling a Python object' when a built-in
+        return 'too deep'   # call is what passes the limit: nrt counts frames of defs only
+""", rows=ROWS, name="deep recursion of a function with many locals: near the limit and past it")
 
 if __name__ == "__main__":
     sys.exit(o.main())
