@@ -2065,7 +2065,7 @@ int udf_parse_module(udf_diagctx *dc, udf_arena *a, const char *src, size_t len,
     udf_func *f = NULL;
     if (t->kind == UDF_T_NAME && t->kw == UDF_KW_DEF) {
       f = parse_def(p);
-      if (!f || !udf_const_defaults(dc, a, m, f)) return dc->code;
+      if (!f) return dc->code;
     } else if (t->kind == UDF_T_NAME && t->kw == UDF_KW_LAMBDA) {
       f = parse_lambda(p, "<lambda>", 8);
       if (!f) return dc->code;
@@ -2092,7 +2092,9 @@ int udf_parse_module(udf_diagctx *dc, udf_arena *a, const char *src, size_t len,
       }
       continue;
     }
-    if (f->is_lambda) lambda = true;
+    if (!udf_const_defaults(dc, a, m, f)) return dc->code;
+    /* a bare lambda is a module of its own; `name = lambda ...` may be a helper of defs */
+    if (f->is_lambda && strcmp(f->name, "<lambda>") == 0) lambda = true;
     for (int i = 0; i < p->nnested; i++) { /* inner functions first: the entry is last */
       udf_func *g = p->nested[i];
       if (!udf_const_defaults(dc, a, m, g)) return dc->code;
@@ -2114,7 +2116,7 @@ int udf_parse_module(udf_diagctx *dc, udf_arena *a, const char *src, size_t len,
   for (int i = 0; i < m->nfuncs; i++) ntop += !m->funcs[i]->parent;
   if (lambda && ntop > 1) {
     for (int i = 0; i < m->nfuncs; i++)
-      if (m->funcs[i]->is_lambda)
+      if (m->funcs[i]->is_lambda && strcmp(m->funcs[i]->name, "<lambda>") == 0)
         return udf_diag_error(dc, NRT_EUNSUPPORTED, m->funcs[i]->loc,
                               "unsupported: a lambda next to other functions (a module is "
                               "defs, or a single lambda)");

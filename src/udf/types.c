@@ -1408,6 +1408,10 @@ static bool is_literal(const udf_expr *d) {
   case UDF_E_UNARY:
     return (d->u.unary.op == UDF_UOP_NEG || d->u.unary.op == UDF_UOP_POS) &&
            (d->u.unary.operand->kind == UDF_E_INT || d->u.unary.operand->kind == UDF_E_FLOAT);
+  case UDF_E_TUPLE: /* a folded constant (parse_consts.h): a tuple of literals */
+    for (int i = 0; i < d->u.seq.n; i++)
+      if (d->u.seq.items[i]->kind == UDF_E_TUPLE || !is_literal(d->u.seq.items[i])) return false;
+    return true;
   default: return false;
   }
 }

@@ -388,6 +388,26 @@ def f(s):
     except RecursionError:  # CPython says '... while calling a Python object' when a built-in
         return 'too deep'   # call is what passes the limit: nrt counts frames of defs only
 """, rows=ROWS, name="deep recursion of a function with many locals: near the limit and past it")
+case("""SEP = '/'
+clean = lambda t, chars=SEP + ' .,': t.strip(chars).lower()
+
+def f(s):
+    return SEP.join(clean(w) for w in s.split()) + SEP + clean(s, chars='')
+""", rows=ROWS, name="a module-level named lambda as a helper of a def, with a default")
+case("""URLS = ('http://', 'https://')
+
+def strip_scheme(u, schemes=URLS, keep=('ftp://',)):
+    if u.startswith(keep):
+        return u
+    for p in schemes:
+        if u.startswith(p):
+            return u[len(p):]
+    return u
+
+def f(s):
+    return strip_scheme(s) + '|' + strip_scheme(s, ('a', 'h')) + '|' + strip_scheme(s, keep=('x',))
+""", rows=ROWS + [["http://example.com"], ["ftp://x"], ["https://δ.gr"]],
+     name="tuple defaults from a module constant and a literal")
 
 if __name__ == "__main__":
     sys.exit(o.main())
