@@ -524,6 +524,7 @@ static udf_type check_boolop_value(ck *c, udf_expr *e) {
                  e->u.boolop.op == UDF_BOOL_AND ? "and" : "or", tn(t), tn(vt));
     }
   }
+  if (unknown && !c->final && t != UNKNOWN) return t; /* as check_ifexp: a recursive call's */
   if (unknown) return UNKNOWN;
   if (!storable(t)) return store_error(c, e->loc, t);
   return e->type = t;

@@ -408,6 +408,16 @@ def f(s):
     return strip_scheme(s) + '|' + strip_scheme(s, ('a', 'h')) + '|' + strip_scheme(s, keep=('x',))
 """, rows=ROWS + [["http://example.com"], ["ftp://x"], ["https://δ.gr"]],
      name="tuple defaults from a module constant and a literal")
+case("""def is_even(n):
+    return n == 0 or is_odd(n - 1)
+
+def is_odd(n):
+    return n != 0 and is_even(n - 1)
+
+def f(n):
+    return str(is_even(abs(n))) + str(is_odd(abs(n) + 1))
+""", types=["int"], rows=[[n] for n in [0, 1, 2, 7, 10, 25, 100, 400, -3]],
+     name="mutual recursion through and/or values")
 
 if __name__ == "__main__":
     sys.exit(o.main())

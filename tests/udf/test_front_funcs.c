@@ -69,6 +69,12 @@ static const bad cases[] = {
     {"def f(s):\n    r = g(s)\n    def g(w):\n        return w\n    return r\n", UNS, 2, 9,
      "unsupported: calling 'g' above its definition (in Python an UnboundLocalError until the "
      "definition has run)"},
+    {PAD "def f(s):\n    return pad(s, n=1, n=2)\n", SYN, 4, 24, "keyword argument repeated: n"},
+    {"def f(s):\n    g = lambda: x\n    return g()\n", TYP, 2, 17, "name 'x' is not defined"},
+    {"def f(s):\n    x = s\n    g = lambda: x\n    return g(x=1)\n", TYP, 4, 14,
+     "g() got an unexpected keyword argument 'x'"},
+    {"def f(s, *args):\n    return s\n", UNS, 1, 10,
+     "unsupported: *args, **kwargs and positional-only or keyword-only markers"},
 };
 
 int main(void) {
