@@ -1764,7 +1764,6 @@ static udf_stmt *parse_nested(parser *p, udf_token *lambda_name) {
     advance(p); /* name */
     advance(p); /* = */
     f = parse_lambda(p, lambda_name->text, lambda_name->tlen);
-    if (f) f->is_lambda = false;
   } else {
     f = parse_def(p);
   }

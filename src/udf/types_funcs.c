@@ -23,8 +23,18 @@ static void name_list(char *buf, size_t cap, const char **names, int n) {
   }
 }
 
+/* CPython's __qualname__, which its TypeErrors name: "g", "f.<locals>.g", "<lambda>". */
+static void qualname(char *buf, size_t cap, const udf_func *f) {
+  char outer[512] = "";
+  if (f->parent) qualname(outer, sizeof outer, f->parent);
+  snprintf(buf, cap, "%s%s%s", outer, f->parent ? ".<locals>." : "",
+           f->is_lambda ? "<lambda>" : f->name);
+}
+
 int udf_bind_call_args(udf_diagctx *dc, const udf_expr *e, const udf_func *f, udf_expr **cargs) {
   int n = e->u.call.nargs, np = visible_params(f);
+  char name[512];
+  qualname(name, sizeof name, f);
   for (int i = 0; i < f->nparams; i++) cargs[i] = NULL;
   for (int i = 0; i < n && i < np; i++) cargs[i] = e->u.call.args[i];
   for (int k = 0; k < e->u.call.nkeywords; k++) {
@@ -34,10 +44,10 @@ int udf_bind_call_args(udf_diagctx *dc, const udf_expr *e, const udf_func *f, ud
       if (strcmp(f->params[i]->name, kw->name) == 0) slot = i;
     if (slot < 0)
       return udf_diag_error(dc, NRT_ETYPE, kw->loc,
-                            "%s() got an unexpected keyword argument '%s'", f->name, kw->name);
+                            "%s() got an unexpected keyword argument '%s'", name, kw->name);
     if (cargs[slot])
       return udf_diag_error(dc, NRT_ETYPE, kw->loc, "%s() got multiple values for argument '%s'",
-                            f->name, kw->name);
+                            name, kw->name);
     cargs[slot] = kw->value;
   }
   int required = 0;
@@ -48,7 +58,7 @@ int udf_bind_call_args(udf_diagctx *dc, const udf_expr *e, const udf_func *f, ud
       snprintf(takes, sizeof takes, "from %d to %d positional arguments", required, np);
     else
       snprintf(takes, sizeof takes, "%d positional argument%s", np, np == 1 ? "" : "s");
-    return udf_diag_error(dc, NRT_ETYPE, e->loc, "%s() takes %s but %d %s given", f->name,
+    return udf_diag_error(dc, NRT_ETYPE, e->loc, "%s() takes %s but %d %s given", name,
                           takes, n, n == 1 ? "was" : "were");
   }
   const char *missing[64];
@@ -59,7 +69,7 @@ int udf_bind_call_args(udf_diagctx *dc, const udf_expr *e, const udf_func *f, ud
     char names[1024];
     name_list(names, sizeof names, missing, nmissing);
     return udf_diag_error(dc, NRT_ETYPE, e->loc, "%s() missing %d required positional argument%s: %s",
-                          f->name, nmissing, nmissing == 1 ? "" : "s", names);
+                          name, nmissing, nmissing == 1 ? "" : "s", names);
   }
   return NRT_OK;
 }
