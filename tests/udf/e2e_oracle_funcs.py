@@ -418,6 +418,28 @@ def f(n):
     return str(is_even(abs(n))) + str(is_odd(abs(n) + 1))
 """, types=["int"], rows=[[n] for n in [0, 1, 2, 7, 10, 25, 100, 400, -3]],
      name="mutual recursion through and/or values")
+case("""SEP = ','
+N = 2 ** 3 + 1
+PRE = ('a', 'b' * 2)
+clean = lambda t, chars=SEP + ' ': t.strip(chars)
+def rev(t):
+    return '' if not t else rev(t[1:]) + t[0]
+def is_even(n):
+    return n == 0 or is_odd(n - 1)
+def is_odd(n):
+    return n != 0 and is_even(n - 1)
+def f(s, k=N):
+    mark = s[:1]
+    def tag(w, times=2):
+        def inner(c):
+            return c + mark
+        return inner(w) * times
+    h = lambda w: tag(w) + mark
+    r = SEP.join(h(clean(w)) for w in s.split() if not w.startswith(PRE))
+    return rev(r) + str(is_even(len(s))) + str(k)
+def udf(s):
+    return f(s) + f(s, k=3)
+""", rows=ROWS, name="everything together (the program of test_front_funcs' failure injection)")
 
 if __name__ == "__main__":
     sys.exit(o.main())

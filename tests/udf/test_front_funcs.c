@@ -4,9 +4,11 @@
  * its line and column and without a leak. The supported forms are covered by
  * e2e_oracle_funcs.py. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "support/check.h"
+#include "udf/ast_arena.h"
 #include "udf/front.h"
 #include "udf/front_cases.h"
 
@@ -81,9 +83,54 @@ static const bad cases[] = {
      "unsupported: *args, **kwargs and positional-only or keyword-only markers"},
 };
 
+/* Constants, defaults, recursion and closures compiled with allocation 1, 2, 3, ... failing:
+ * every run reports NRT_ENOMEM (or succeeds) and leaves nothing allocated. */
+static const char program[] =
+    "SEP = ','\n"
+    "N = 2 ** 3 + 1\n"
+    "PRE = ('a', 'b' * 2)\n"
+    "clean = lambda t, chars=SEP + ' ': t.strip(chars)\n"
+    "def rev(t):\n"
+    "    return '' if not t else rev(t[1:]) + t[0]\n"
+    "def is_even(n):\n"
+    "    return n == 0 or is_odd(n - 1)\n"
+    "def is_odd(n):\n"
+    "    return n != 0 and is_even(n - 1)\n"
+    "def f(s, k=N):\n"
+    "    mark = s[:1]\n"
+    "    def tag(w, times=2):\n"
+    "        def inner(c):\n"
+    "            return c + mark\n"
+    "        return inner(w) * times\n"
+    "    h = lambda w: tag(w) + mark\n"
+    "    r = SEP.join(h(clean(w)) for w in s.split() if not w.startswith(PRE))\n"
+    "    return rev(r) + str(is_even(len(s))) + str(k)\n"
+    "def udf(s):\n"
+    "    return f(s) + f(s, k=3)\n";
+
+static int trial(void *ctx) {
+  (void)ctx;
+  udf_type pt[1] = {UDF_TY_STR};
+  udf_module *m = NULL;
+  struct nrt_error err;
+  int rc = udf_front_compile(program, strlen(program), "t.py", NULL, pt, 1, &m, NULL, &err);
+  if (rc == NRT_OK) {
+    CHECK(m != NULL && m->entry != NULL && m->entry->checked);
+    udf_module_free(m);
+  } else {
+    CHECK_EQ_INT(rc, NRT_ENOMEM);
+    CHECK(m == NULL);
+  }
+  return rc;
+}
+
 int main(void) {
   int n = 0;
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) n += check_bad(&cases[i], "case", i);
   printf("test_front_funcs: %d bad programs diagnosed exactly\n", n);
+  udf_arena_chunk_size = getenv("NRT_UNDER_VALGRIND") ? 256 : 1;
+  uint64_t k = check_every_allocation_failure("udf_front_compile", trial, NULL);
+  printf("test_front_funcs: the program needs %llu allocations\n", (unsigned long long)k);
+  CHECK(k > 1);
   return check_finish("test_front_funcs");
 }
