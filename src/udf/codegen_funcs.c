@@ -5,8 +5,9 @@
 #include "udf/codegen_internal.h"
 
 /* CPython's default sys.getrecursionlimit(), counting the frame of the module that calls the
- * entry: the entry is frame 2, so a call at depth d is frame d + 2. At most 1000 frames of a
- * UDF function stay well under a worker thread's stack (8 MiB by default on glibc). */
+ * entry: the entry is frame 2, so a call at depth d is frame d + 2. A frame of a UDF function
+ * takes a few hundred bytes: 1000 of them fit a 512 KiB stack (glibc's default for threads is
+ * 8 MiB). */
 enum { UDF_RECURSION_LIMIT = 1000 };
 
 void cg_check_depth(cg *c, const udf_func *f) {
