@@ -440,6 +440,21 @@ def f(s, k=N):
 def udf(s):
     return f(s) + f(s, k=3)
 """, rows=ROWS, name="everything together (the program of test_front_funcs' failure injection)")
+case("""N = 3
+TAIL = '…'
+f = lambda s: s[:N] + TAIL if len(s) > N else s
+""", rows=ROWS, func="f", name="constants next to a named lambda")
+case("""def f(s):
+    found = ''
+    def first_digit(t, i=0):
+        if i >= len(t):
+            return found
+        if t[i].isdigit():
+            return t[i]
+        return first_digit(t, i + 1)
+    found = '-'
+    return first_digit(s) + first_digit(s[::-1])
+""", rows=ROWS + [["a1b2"], ["٣x"]], name="recursive closure with a default, late-bound capture")
 
 if __name__ == "__main__":
     sys.exit(o.main())
