@@ -1329,7 +1329,8 @@ static udf_stmt *parse_simple(parser *p) {
     }
     case UDF_KW_IMPORT:
     case UDF_KW_FROM: return parse_import(p);
-    case UDF_KW_GLOBAL: return unsupported(p, loc, "global statements (a UDF keeps no state across rows)");
+    case UDF_KW_GLOBAL:
+      return unsupported(p, loc, "global statements (a UDF keeps no state across rows)");
     case UDF_KW_NONLOCAL: return unsupported(p, loc, "nonlocal statements");
     case UDF_KW_DEL: return unsupported(p, loc, "del statements");
     case UDF_KW_RAISE: return parse_raise(p);

@@ -168,9 +168,12 @@ static udf_expr *fold_binary(fold *f, const udf_expr *e) {
   udf_binop op = e->u.binary.op;
   if (l->kind == UDF_E_STR && r->kind == UDF_E_STR && op == UDF_OP_ADD)
     return concat(f, e->loc, l, r, 1);
-  if (op == UDF_OP_MUL && l->kind == UDF_E_STR && is_int(r)) return concat(f, e->loc, l, NULL, ival(r));
-  if (op == UDF_OP_MUL && r->kind == UDF_E_STR && is_int(l)) return concat(f, e->loc, r, NULL, ival(l));
-  if (!is_num(l) || !is_num(r)) return fail(f, e->loc, "that is not an expression of numbers or strings");
+  if (op == UDF_OP_MUL && l->kind == UDF_E_STR && is_int(r))
+    return concat(f, e->loc, l, NULL, ival(r));
+  if (op == UDF_OP_MUL && r->kind == UDF_E_STR && is_int(l))
+    return concat(f, e->loc, r, NULL, ival(l));
+  if (!is_num(l) || !is_num(r))
+    return fail(f, e->loc, "that is not an expression of numbers or strings");
   if (is_int(l) && is_int(r)) return fold_int_binary(f, e->loc, op, ival(l), ival(r));
   double x = fval(l), y = fval(r), d, m;
   switch (op) {
@@ -236,7 +239,8 @@ static udf_expr *fold_expr(fold *f, const udf_expr *e) {
     t->u.seq.items = udf_arena_alloc(f->a, (size_t)(n ? n : 1) * sizeof *t->u.seq.items);
     if (!t->u.seq.items) return oom(f);
     for (int i = 0; i < n; i++) {
-      if (e->u.seq.items[i]->kind == UDF_E_TUPLE) return fail(f, e->u.seq.items[i]->loc, "that nests tuples");
+      if (e->u.seq.items[i]->kind == UDF_E_TUPLE)
+        return fail(f, e->u.seq.items[i]->loc, "that nests tuples");
       if (!(t->u.seq.items[i] = fold_expr(f, e->u.seq.items[i]))) return NULL;
     }
     return t;
@@ -244,7 +248,8 @@ static udf_expr *fold_expr(fold *f, const udf_expr *e) {
   case UDF_E_LIST:
   case UDF_E_LISTCOMP:
     return fail(f, e->loc, "that is a list (mutable; write a tuple)");
-  default: return fail(f, e->loc, "that is not a literal, a tuple of literals or an expression of them");
+  default:
+    return fail(f, e->loc, "that is not a literal, a tuple of literals or an expression of them");
   }
 }
 

@@ -68,7 +68,8 @@ int udf_bind_call_args(udf_diagctx *dc, const udf_expr *e, const udf_func *f, ud
   if (nmissing) {
     char names[1024];
     name_list(names, sizeof names, missing, nmissing);
-    return udf_diag_error(dc, NRT_ETYPE, e->loc, "%s() missing %d required positional argument%s: %s",
+    return udf_diag_error(dc, NRT_ETYPE, e->loc,
+                          "%s() missing %d required positional argument%s: %s",
                           name, nmissing, nmissing == 1 ? "" : "s", names);
   }
   return NRT_OK;

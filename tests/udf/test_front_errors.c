@@ -95,7 +95,8 @@ static const bad semantic[] = {
      "slice indices must be integers or None or have an __index__ method"},
     {"def f(s):\n    return s.strip(1)\n", TYP, 2, 20, "strip arg must be None or str"},
     {"def f(s):\n    return s.upper(x=1)\n", TYP, 2, 20, "str.upper() takes no keyword arguments"},
-    {"def f(s):\n    return f(s)\n", UNS, 2, 12, "unsupported: recursive call to 'f' before its result type is known (return a value in a "
+    {"def f(s):\n    return f(s)\n", UNS, 2, 12,
+     "unsupported: recursive call to 'f' before its result type is known (return a value in a "
      "base case first)"},
     {"def g(s):\n    return f(s)\ndef f(s):\n    return g(s)\n", UNS, 2, 12,
      "unsupported: recursive call to 'f' before its result type is known (return a value in a "
