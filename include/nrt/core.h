@@ -49,8 +49,10 @@ enum nrt_status {
    * before anything is allocated, so unlike NRT_ENOMEM it is one row's error, which an apply
    * with errors_as_null turns into a null row. */
   NRT_ELIMIT = 1009,
+  NRT_EKEY = 1010,     /* Python KeyError (the message is repr(key), as str(e) gives) */
+  NRT_ERUNTIME = 1011, /* Python RuntimeError (a dict changed size during iteration) */
   /* Python RecursionError: a UDF's helper calls nested deeper than the recursion limit */
-  NRT_ERECURSION = 1020
+  NRT_ERECURSION = 1012
 };
 
 #define NRT_ERROR_MESSAGE_SIZE 512

@@ -50,8 +50,8 @@ udf_expr *udf_const_copy(udf_arena *a, const udf_expr *value, udf_loc loc) {
 }
 
 const udf_const *udf_const_find(const udf_module *m, const char *name) {
-  for (int i = m->nconsts - 1; i >= 0; i--)
-    if (strcmp(m->consts[i].name, name) == 0) return &m->consts[i];
+  for (int i = m->nliteral_consts - 1; i >= 0; i--)
+    if (strcmp(m->literal_consts[i].name, name) == 0) return &m->literal_consts[i];
   return NULL;
 }
 
@@ -280,12 +280,12 @@ int udf_const_assign(udf_diagctx *dc, udf_arena *a, udf_module *m, const udf_stm
   if (!v) return -1;
   for (int i = 0; i < s->u.assign.ntargets; i++) {
     udf_const k = {s->u.assign.targets[i]->u.name.id, v, s->u.assign.targets[i]->loc};
-    udf_const *grown = udf_arena_alloc(a, (size_t)(m->nconsts + 1) * sizeof *grown);
+    udf_const *grown = udf_arena_alloc(a, (size_t)(m->nliteral_consts + 1) * sizeof *grown);
     if (!grown) return oom(&f), -1;
-    if (m->nconsts) memcpy(grown, m->consts, (size_t)m->nconsts * sizeof *grown);
-    grown[m->nconsts] = k;
-    m->consts = grown;
-    m->nconsts++;
+    if (m->nliteral_consts) memcpy(grown, m->literal_consts, (size_t)m->nliteral_consts * sizeof *grown);
+    grown[m->nliteral_consts] = k;
+    m->literal_consts = grown;
+    m->nliteral_consts++;
   }
   return 1;
 }
