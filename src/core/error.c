@@ -55,6 +55,7 @@ const char *nrt_status_name(int code) {
   case NRT_ELIMIT: return "MemoryError";
   case NRT_EKEY: return "KeyError";
   case NRT_ERUNTIME: return "RuntimeError";
+  case NRT_ERECURSION: return "RecursionError";
   default: return "Error";
   }
 }

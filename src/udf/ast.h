@@ -580,7 +580,20 @@ struct udf_func {
   bool checked;          /* type-checked (reachable from the entry); unchecked helpers have
                           * no types and must not be compiled */
   int index;             /* position in the module's funcs */
+  /* Functions (types_funcs.c): */
+  bool recursive;        /* in a cycle of calls: checks the recursion depth on entry */
+  udf_func *parent;      /* a nested def or named lambda: the function it is defined in */
+  int ncaptures;         /* the last ncaptures params are hidden: the enclosing functions'
+                          * variables it reads (lambda lifting), passed by every call */
 };
+
+/* A module-level constant `NAME = expr`: its value folded to a literal (NONE, BOOL, INT,
+ * FLOAT, STR) or a UDF_E_TUPLE of literals; a use in a function becomes a copy of it. */
+typedef struct udf_const {
+  const char *name;
+  udf_expr *value;
+  udf_loc loc;
+} udf_const;
 
 typedef struct udf_module {
   const char *file;   /* file name used in messages */
@@ -596,6 +609,8 @@ typedef struct udf_module {
   udf_expr **const_displays;
   int nconst_displays, capconst_displays;
   void **const_built; /* set before code generation: each one built (nrt_udf_dict *) */
+  struct udf_const *literal_consts; /* module-level constants, last binding of each name (parse) */
+  int nliteral_consts;
   struct udf_arena *arena; /* owns everything above */
 } udf_module;
 

@@ -602,11 +602,13 @@ static cg_val binop_values(cg *c, udf_binop op, cg_val l, cg_val r, udf_type typ
 
 /* ------------------------------------------------------------------ functions */
 
-/* i32 (i8* err, params..., T* result), or with `write` i32 (i8* err, params..., i8* writer). */
+/* i32 (i8* err, i32 depth, params..., T* result), or with `write` i32 (i8* err, i32 depth,
+ * params..., i8* writer). depth: the calls the function is nested in (codegen_funcs.c). */
 static LLVMTypeRef func_type(cg *c, const udf_func *f, bool write) {
   LLVMTypeRef params[70];
   int np = 0;
   params[np++] = c->ptr; /* err */
+  params[np++] = c->i32; /* depth */
   for (int i = 0; i < f->nparams && np < 68; i++)
     params[np++] = cg_llty(c, f->params[i]->type);
   params[np++] = write ? c->ptr : LLVMPointerType(cg_llty(c, f->result), 0);
@@ -689,7 +691,8 @@ static void emit_func(cg *c, const udf_func *f, LLVMValueRef llfn, bool write) {
   c->nexc = 0;
   c->finally_stmts = 0;
   c->err = LLVMGetParam(c->llfn, 0);
-  LLVMValueRef last = LLVMGetParam(c->llfn, (unsigned)f->nparams + 1);
+  c->depth = LLVMGetParam(c->llfn, 1);
+  LLVMValueRef last = LLVMGetParam(c->llfn, (unsigned)f->nparams + 2);
   c->result = write ? NULL : last;
   c->writer = write ? last : NULL;
   LLVMBasicBlockRef entry = cg_block(c, "entry");
@@ -739,9 +742,10 @@ static void emit_func(cg *c, const udf_func *f, LLVMValueRef llfn, bool write) {
     }
   }
   cg_at(c, body);
+  cg_check_depth(c, f);
   /* Parameters are borrowed from the caller; binding them takes a reference. */
   for (int i = 0; i < f->nparams; i++) {
-    cg_val p = {LLVMGetParam(c->llfn, (unsigned)i + 1), f->params[i]->type, false};
+    cg_val p = {LLVMGetParam(c->llfn, (unsigned)i + 2), f->params[i]->type, false};
     cg_bind(c, f->params[i], p);
   }
   cg_stmts(c, &f->body);
@@ -791,6 +795,7 @@ static int begin_row(cg *c, const udf_func *f, const char *name, LLVMValueRef *c
   LLVMValueRef args = LLVMGetParam(row, 1);
   int n = 0;
   callargs[n++] = LLVMGetParam(row, 3);
+  callargs[n++] = cg_i32(c, 0); /* depth: the entry is the first call */
   for (int i = 0; i < f->nparams; i++) {
     udf_type t = udf_type_base(f->params[i]->type);
     long long base = (long long)i * (long long)sizeof(nrt_value) + 8;

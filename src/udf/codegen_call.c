@@ -569,23 +569,24 @@ static cg_val call_func(cg *c, const udf_expr *e) {
   const udf_func *f = e->u.call.callee;
   LLVMValueRef fn = c->llfuncs[f->index];
   cg_val vals[64];
-  LLVMValueRef args[66];
+  LLVMValueRef args[67];
   int n = f->nparams;
   if (n > 64) {
     cg_fail(c, "call with more than 64 arguments");
     n = 64;
   }
   args[0] = c->err;
+  args[1] = LLVMBuildAdd(c->b, c->depth, cg_i32(c, 1), "depth");
   for (int i = 0; i < n; i++) {
     vals[i] = cg_coerce(c, cg_expr(c, e->u.call.cargs[i]), f->params[i]->type);
-    args[i + 1] = vals[i].v;
+    args[i + 2] = vals[i].v;
   }
   LLVMTypeRef rt = cg_llty(c, f->result);
   LLVMValueRef slot = cg_scratch(c, rt, "ret");
   LLVMBuildStore(c->b, LLVMConstNull(rt), slot);
-  args[n + 1] = slot;
+  args[n + 2] = slot;
   LLVMValueRef st =
-      LLVMBuildCall2(c->b, LLVMGetElementType(LLVMTypeOf(fn)), fn, args, (unsigned)n + 2, "");
+      LLVMBuildCall2(c->b, LLVMGetElementType(LLVMTypeOf(fn)), fn, args, (unsigned)n + 3, "");
   cg_check(c, st);
   cg_val r = {LLVMBuildLoad2(c->b, rt, slot, ""), f->result, false};
   if (udf_type_base(f->result) == UDF_TY_NONE)

@@ -79,6 +79,7 @@ typedef struct cg {
   const udf_func *fn;
   LLVMValueRef llfn;
   LLVMValueRef err;    /* the error slot parameter */
+  LLVMValueRef depth;  /* the i32 depth parameter: calls nested around this one */
   LLVMValueRef result; /* the result pointer parameter (value form) */
   LLVMValueRef writer; /* the row writer parameter (write form of the entry), else NULL */
   const udf_var *fwd_var;     /* write form: a variable forwarded into the return being */
@@ -180,6 +181,8 @@ void cg_release_temps_above(cg *c, int depth); /* decrefs (no pop) temps[depth..
 void cg_check(cg *c, LLVMValueRef status);   /* non-zero: release temps, leave with it */
 void cg_check_bool_fail(cg *c, LLVMValueRef failed, int code, const char *msg);
 void cg_raise(cg *c, int code, const char *msg);
+/* codegen_funcs.c: a recursive function's RecursionError past the recursion limit. */
+void cg_check_depth(cg *c, const udf_func *f);
 void cg_leave(cg *c, LLVMValueRef status);   /* branch to the exit with status */
 /* Releases the temporaries (out of line) and branches to raise_bb with status (non-zero). */
 void cg_leave_raising(cg *c, LLVMValueRef status);

@@ -6,6 +6,7 @@
 #include "udf/imports.h"
 #include "udf/lex.h"
 #include "udf/parse.h"
+#include "udf/parse_consts.h"
 
 enum { MAX_NESTING = 200 };
 
@@ -21,6 +22,9 @@ typedef struct parser {
   bool names_exceptions; /* some except clause binds `as name` (udf_module) */
   int nesting; /* recursion guard */
   udf_imports im; /* import bindings in scope (imports.h) */
+  udf_func *cur_func; /* the def whose body is parsed */
+  udf_func **nested;  /* nested defs and named lambdas, inner ones first (types_funcs.h) */
+  int nnested, capnested;
   /* body_loc cache: fields of an f-string are located left to right, each from the last */
   const udf_token *bl_tok;
   const char *bl_pos;
@@ -1399,7 +1403,8 @@ static udf_stmt *parse_simple(parser *p) {
     }
     case UDF_KW_IMPORT:
     case UDF_KW_FROM: return parse_import(p);
-    case UDF_KW_GLOBAL: return unsupported(p, loc, "global statements");
+    case UDF_KW_GLOBAL:
+      return unsupported(p, loc, "global statements (a UDF keeps no state across rows)");
     case UDF_KW_NONLOCAL: return unsupported(p, loc, "nonlocal statements");
     case UDF_KW_DEL: {
       advance(p);
@@ -1530,6 +1535,8 @@ static bool parse_simple_line(parser *p, udf_block *b, int *cap) {
 static udf_stmt *parse_statement_into(parser *p, udf_block *b, int *cap);
 
 static udf_func *parse_def(parser *p);
+static udf_stmt *parse_nested(parser *p, udf_token *lambda_name);
+static udf_func *parse_lambda(parser *p, const char *name, size_t len);
 
 static udf_stmt *parse_if(parser *p, const char *what) {
   udf_token *kw = cur(p);
@@ -1684,7 +1691,7 @@ static udf_stmt *parse_compound(parser *p, bool *handled) {
     return s;
   }
   case UDF_KW_DEF:
-    if (p->in_func) return unsupported(p, t->loc, "nested function definitions");
+    if (p->in_func) return parse_nested(p, NULL);
     *handled = false;
     return NULL;
   case UDF_KW_CLASS: return unsupported(p, t->loc, "class definitions");
@@ -1710,6 +1717,14 @@ static udf_stmt *parse_statement_into(parser *p, udf_block *b, int *cap) {
   }
   if (failed(p)) return NULL;
   if (cur(p)->kind == UDF_T_INDENT) return syntax_error(p, cur(p));
+  udf_token *t = cur(p);
+  if (p->in_func && t->kind == UDF_T_NAME && t->kw == UDF_KW_NONE &&
+      peek_at(p, 1)->kind == UDF_T_OP && peek_at(p, 1)->op == UDF_O_EQUAL &&
+      peek_at(p, 2)->kind == UDF_T_NAME && peek_at(p, 2)->kw == UDF_KW_LAMBDA) {
+    s = parse_nested(p, t); /* name = lambda ...: a nested function */
+    if (s && !push_ptr(p, &b->items, &b->n, cap, s)) return NULL;
+    return s;
+  }
   int before = b->n;
   if (!parse_simple_line(p, b, cap)) return NULL;
   return b->items[before];
@@ -1822,11 +1837,39 @@ static udf_func *parse_def(parser *p) {
   }
   if (!expect_op(p, UDF_O_COLON, ":")) return NULL;
   p->in_func = true;
+  udf_func *outer = p->cur_func;
+  p->cur_func = f;
   int nimports = p->im.n; /* a body's imports are its own */
   bool ok = parse_block(p, &f->body, "function definition", kw->loc.line);
   p->in_func = false;
+  p->cur_func = outer;
   p->im.n = nimports;
   return ok ? f : NULL;
+}
+
+/* A def, or `name = lambda ...` (lambda_name), inside a function: a function of its own,
+ * called with the variables it reads from around it (types_funcs.h); the statement itself
+ * does nothing at runtime. */
+static udf_stmt *parse_nested(parser *p, udf_token *lambda_name) {
+  udf_loc loc = cur(p)->loc;
+  udf_func *outer = p->cur_func;
+  int loops = p->loop_depth, tries = p->try_depth;
+  p->loop_depth = p->try_depth = 0;
+  udf_func *f;
+  if (lambda_name) {
+    advance(p); /* name */
+    advance(p); /* = */
+    f = parse_lambda(p, lambda_name->text, lambda_name->tlen);
+  } else {
+    f = parse_def(p);
+  }
+  p->loop_depth = loops;
+  p->try_depth = tries;
+  p->in_func = true;
+  if (!f) return NULL;
+  f->parent = outer;
+  if (!push_ptr(p, &p->nested, &p->nnested, &p->capnested, f)) return NULL;
+  return new_stmt(p, UDF_S_PASS, loc);
 }
 
 /* `lambda params: expr` NEWLINE, as a function named `name`. */
@@ -2153,11 +2196,23 @@ int udf_parse_module(udf_diagctx *dc, udf_arena *a, const char *src, size_t len,
           if (!push_ptr(p, &m->const_values, &m->nconsts, &vcap, v)) return dc->code;
           continue;
         }
+        int bound = udf_const_assign(dc, a, m, x); /* a literal constant (parse_consts.h) */
+        if (bound < 0) return dc->code;
+        if (bound) continue;
         if (!docstring && !inert && !is_main_guard(x) && other.line == 0) other = x->loc;
       }
       continue;
     }
-    if (f->is_lambda) lambda = true;
+    if (!udf_const_defaults(dc, a, m, f)) return dc->code;
+    /* a bare lambda is a module of its own; `name = lambda ...` may be a helper of defs */
+    if (f->is_lambda && strcmp(f->name, "<lambda>") == 0) lambda = true;
+    for (int i = 0; i < p->nnested; i++) { /* inner functions first: the entry is last */
+      udf_func *g = p->nested[i];
+      if (!udf_const_defaults(dc, a, m, g)) return dc->code;
+      g->index = m->nfuncs;
+      if (!push_ptr(p, &m->funcs, &m->nfuncs, &fcap, g)) return dc->code;
+    }
+    p->nnested = 0;
     f->index = m->nfuncs;
     if (!push_ptr(p, &m->funcs, &m->nfuncs, &fcap, f)) return dc->code;
   }
@@ -2168,16 +2223,19 @@ int udf_parse_module(udf_diagctx *dc, udf_arena *a, const char *src, size_t len,
   if (m->nfuncs == 0)
     return udf_diag_error(dc, NRT_EPARSE, cur(p)->loc,
                           "no function: a UDF module needs a def or a lambda");
-  if (lambda && m->nfuncs > 1) {
+  int ntop = 0;
+  for (int i = 0; i < m->nfuncs; i++) ntop += !m->funcs[i]->parent;
+  if (lambda && ntop > 1) {
     for (int i = 0; i < m->nfuncs; i++)
-      if (m->funcs[i]->is_lambda)
+      if (m->funcs[i]->is_lambda && strcmp(m->funcs[i]->name, "<lambda>") == 0)
         return udf_diag_error(dc, NRT_EUNSUPPORTED, m->funcs[i]->loc,
                               "unsupported: a lambda next to other functions (a module is "
                               "defs, or a single lambda)");
   }
   for (int i = 0; i < m->nfuncs; i++)
     for (int j = 0; j < i; j++)
-      if (strcmp(m->funcs[i]->name, m->funcs[j]->name) == 0)
+      if (m->funcs[i]->parent == m->funcs[j]->parent &&
+          strcmp(m->funcs[i]->name, m->funcs[j]->name) == 0)
         return udf_diag_error(dc, NRT_EUNSUPPORTED, m->funcs[i]->loc,
                               "unsupported: function '%s' defined twice", m->funcs[i]->name);
   depth_stack st = {NULL, 0, 0};

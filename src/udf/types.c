@@ -6,15 +6,19 @@
  * first error, resolves calls and inserts the cast and truth nodes. A variable's type is the
  * join of what is assigned to it, where only None may join with another type (T + None =
  * T | None); int and float never mix (Python would print 1 and 1.0 differently). Helpers are
- * checked at their first call with that call's argument types; recursion is rejected. */
+ * checked at their first call with that call's argument types. A recursive call (to a function
+ * being checked) has the result type its function's returns gave so far: the passes repeat
+ * until that guess stops changing (a fixed point), and the final result must equal it. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "udf/exceptions.h"
+#include "udf/parse_consts.h"
 #include "udf/parse_format.h"
 #include "udf/types.h"
 #include "udf/types_dict.h"
+#include "udf/types_funcs.h"
 
 typedef struct ck {
   udf_diagctx *dc;
@@ -43,6 +47,11 @@ typedef struct ck {
   int nexcept;            /* except clauses around the statement checked (for bare raise) */
   const udf_expr *exc_ok; /* the one use of an `as` name allowed here: str(e), f"{e}" */
   int comp_iter;          /* inside a comprehension's iterable (no := there) */
+  /* Recursion: the result type assumed for recursive calls to fn, whether one used it, and
+   * the guess the final passes' calls were given (it must be fn's final result). */
+  udf_type guess;
+  bool guess_used;
+  udf_type final_guess;
 } ck;
 
 #define UNKNOWN UDF_TY_UNKNOWN
@@ -403,6 +412,14 @@ static bool need_value(ck *c, const udf_expr *e, const char *what) {
   return true;
 }
 
+/* id names a module-level constant here: no comprehension variable or local shadows it. */
+static bool is_module_const(ck *c, const char *id) {
+  if (!udf_const_find(c->m, id)) return false;
+  for (int i = c->nscope - 1; i >= 0; i--)
+    if (strcmp(c->scope[i]->name, id) == 0) return false;
+  return !find_local(c, id);
+}
+
 static udf_type check_name(ck *c, udf_expr *e) {
   const char *id = e->u.name.id;
   for (int i = c->nscope - 1; i >= 0; i--)
@@ -422,9 +439,8 @@ static udf_type check_name(ck *c, udf_expr *e) {
       return err(c, NRT_ETYPE, e->loc, "cannot infer the type of local variable '%s'", id);
     return e->type = v->type;
   }
-  for (int i = 0; i < c->m->nfuncs; i++)
-    if (strcmp(c->m->funcs[i]->name, id) == 0)
-      return err(c, NRT_EUNSUPPORTED, e->loc, "unsupported: functions as values ('%s')", id);
+  if (udf_resolve_func(c->m, c->fn, id))
+    return err(c, NRT_EUNSUPPORTED, e->loc, "unsupported: functions as values ('%s')", id);
   static const char *const builtins[] = {"len", "str", "int", "float", "bool", "ord", "chr",
                                          "abs", "min", "max", "range", "list", NULL};
   for (int i = 0; builtins[i]; i++)
@@ -542,6 +558,7 @@ static udf_type check_boolop_value(ck *c, udf_expr *e) {
                  e->u.boolop.op == UDF_BOOL_AND ? "and" : "or", tn(t), tn(vt));
     }
   }
+  if (unknown && !c->final && t != UNKNOWN) return t; /* as check_ifexp: a recursive call's */
   if (unknown) return UNKNOWN;
   if (!storable(t)) return store_error(c, e->loc, t);
   return e->type = t;
@@ -899,6 +916,11 @@ static udf_type check_ifexp(ck *c, udf_expr *e) {
   udf_type tt = check_cond(c, &e->u.ifexp.test);
   udf_type bt = check_expr(c, &e->u.ifexp.body);
   udf_type ot = check_expr(c, &e->u.ifexp.orelse);
+  /* Inference passes take the known branch's type for the other, still unknown (a
+   * recursive call's before its result is inferred: `'' if not s else f(s[1:]) + s[0]`); the
+   * final pass checks both. */
+  if (!c->final && tt != UNKNOWN && (bt == UNKNOWN) != (ot == UNKNOWN))
+    return bt == UNKNOWN ? ot : bt;
   if (tt == UNKNOWN || bt == UNKNOWN || ot == UNKNOWN) return UNKNOWN;
   udf_type t;
   if (bt == ot)
@@ -1519,6 +1541,10 @@ static bool is_literal(const udf_expr *d) {
   case UDF_E_UNARY:
     return (d->u.unary.op == UDF_UOP_NEG || d->u.unary.op == UDF_UOP_POS) &&
            (d->u.unary.operand->kind == UDF_E_INT || d->u.unary.operand->kind == UDF_E_FLOAT);
+  case UDF_E_TUPLE: /* a folded constant (parse_consts.h): a tuple of literals */
+    for (int i = 0; i < d->u.seq.n; i++)
+      if (d->u.seq.items[i]->kind == UDF_E_TUPLE || !is_literal(d->u.seq.items[i])) return false;
+    return true;
   default: return false;
   }
 }
@@ -1531,45 +1557,29 @@ static udf_type check_user_call(ck *c, udf_expr *e, udf_func *f) {
   for (int i = 0; i < e->u.call.nkeywords; i++)
     if (check_expr(c, &e->u.call.keywords[i].value) == UNKNOWN) unknown = true;
   if (unknown) return UNKNOWN;
-  if (n > np)
-    return err(c, NRT_ETYPE, e->loc, "%s() takes %d positional argument%s but %d %s given",
-               f->name, np, np == 1 ? "" : "s", n, n == 1 ? "was" : "were");
   udf_expr **cargs = udf_arena_alloc(c->a, (size_t)(np ? np : 1) * sizeof *cargs);
   if (!cargs) return oom(c);
-  for (int i = 0; i < n; i++) cargs[i] = e->u.call.args[i];
-  for (int k = 0; k < e->u.call.nkeywords; k++) {
-    udf_keyword *kw = &e->u.call.keywords[k];
-    int slot = -1;
-    for (int i = 0; i < np; i++)
-      if (strcmp(f->params[i]->name, kw->name) == 0) slot = i;
-    if (slot < 0)
-      return err(c, NRT_ETYPE, kw->loc, "%s() got an unexpected keyword argument '%s'", f->name,
-                 kw->name);
-    if (cargs[slot])
-      return err(c, NRT_ETYPE, kw->loc, "%s() got multiple values for argument '%s'", f->name,
-                 kw->name);
-    cargs[slot] = kw->value;
-  }
-  int missing = 0;
-  const char *first_missing = NULL;
+  /* CPython's TypeErrors (as compile errors), in its order: keywords, then counts. */
+  if (udf_bind_call_args(c->dc, e, f, cargs)) return UNKNOWN;
   for (int i = 0; i < np; i++) {
     if (cargs[i]) continue;
-    udf_expr *d = f->defaults ? f->defaults[i] : NULL;
-    if (!d) {
-      if (!missing) first_missing = f->params[i]->name;
-      missing++;
+    if (i >= np - f->ncaptures) { /* a closure's hidden argument: the caller's variable */
+      cargs[i] = udf_capture_arg(c->a, f->params[i], e->loc);
+      if (!cargs[i]) return oom(c);
+      int nscope = c->nscope; /* a function variable, never a comprehension's */
+      c->nscope = 0;
+      udf_type t = check_expr(c, &cargs[i]);
+      c->nscope = nscope;
+      if (t == UNKNOWN) return UNKNOWN;
       continue;
     }
+    udf_expr *d = f->defaults[i]; /* bound: a parameter without one is never left out */
     if (!is_literal(d))
       return err(c, NRT_EUNSUPPORTED, d->loc,
                  "unsupported: a default value that is not a literal");
     if (check_expr(c, &f->defaults[i]) == UNKNOWN) return UNKNOWN;
     cargs[i] = f->defaults[i];
   }
-  if (missing)
-    return err(c, NRT_ETYPE, e->loc, "%s() missing %d required positional argument%s: '%s'%s",
-               f->name, missing, missing == 1 ? "" : "s", first_missing,
-               missing > 1 ? " and more" : "");
   udf_type *types = udf_arena_alloc(c->a, (size_t)(np ? np : 1) * sizeof *types);
   if (!types) return oom(c);
   for (int i = 0; i < np; i++) {
@@ -1577,10 +1587,45 @@ static udf_type check_user_call(ck *c, udf_expr *e, udf_func *f) {
     types[i] = cargs[i]->type;
     if (!storable(types[i])) return store_error(c, cargs[i]->loc, types[i]);
   }
+  ck *anc = NULL;
+  for (ck *p = c; p && !f->checked && !anc; p = p->parent)
+    if (p->fn == f) anc = p;
+  if (anc) { /* a recursive call: the types f is being checked with */
+    for (ck *p = c; p != anc->parent; p = p->parent) p->fn->recursive = true;
+    for (int i = 0; i < np; i++) {
+      udf_type pt = f->params[i]->type;
+      if (types[i] == pt || (nullable(pt) && assignable(types[i], pt))) continue;
+      if (types[i] == UDF_TY_BOOL && pt == UDF_TY_INT) {
+        cast_to(c, &cargs[i], UDF_TY_INT);
+        continue;
+      }
+      return err(c, NRT_ETYPE, cargs[i]->loc,
+                 "argument '%s' of %s() is %s here but %s at its first call (a parameter keeps "
+                 "one type)",
+                 f->params[i]->name, f->name, tn(types[i]), tn(pt));
+    }
+    anc->guess_used = true;
+    if (anc->guess == UNKNOWN) {
+      if (!c->final) return UNKNOWN;
+      return err(c, NRT_EUNSUPPORTED, e->loc,
+                 "unsupported: recursive call to '%s' before its result type is known (return "
+                 "a value in a base case first)",
+                 f->name);
+    }
+    if (c->final) {
+      if (anc->final_guess != UNKNOWN && anc->final_guess != anc->guess)
+        return err(c, NRT_EUNSUPPORTED, e->loc,
+                   "unsupported: the result type of recursive function '%s' changes (%s, %s)",
+                   f->name, tn(anc->final_guess), tn(anc->guess));
+      anc->final_guess = anc->guess;
+    }
+    e->u.call.ckind = UDF_CALL_FUNC;
+    e->u.call.callee = f;
+    e->u.call.cargs = cargs;
+    e->u.call.ncargs = np;
+    return e->type = anc->guess;
+  }
   if (!f->checked) {
-    for (ck *p = c; p; p = p->parent)
-      if (p->fn == f)
-        return err(c, NRT_EUNSUPPORTED, e->loc, "unsupported: recursive call to '%s'", f->name);
     if (!c->final) { /* checked after the inference passes, with settled argument types */
       for (int i = 0; i < c->npending; i++)
         if (c->pending[i] == f) return UNKNOWN;
@@ -1705,8 +1750,15 @@ static udf_type check_call(ck *c, udf_expr *e) {
                ((strcmp(id, "min") == 0 || strcmp(id, "max") == 0) &&
                 (e->u.call.nkeywords || e->u.call.nargs == 1));
   if (!keyed && mlist_lambda_elsewhere(c, e) == UNKNOWN) return UNKNOWN;
-  for (int i = 0; i < c->m->nfuncs; i++)
-    if (strcmp(c->m->funcs[i]->name, id) == 0) return check_user_call(c, e, c->m->funcs[i]);
+  udf_func *callee = udf_resolve_func(c->m, c->fn, id);
+  if (callee && callee->parent == c->fn &&
+      (e->loc.line < callee->loc.line ||
+       (e->loc.line == callee->loc.line && e->loc.col < callee->loc.col)))
+    return err(c, NRT_EUNSUPPORTED, fx->loc,
+               "unsupported: calling '%s' above its definition (in Python an "
+               "UnboundLocalError until the definition has run)",
+               id);
+  if (callee) return check_user_call(c, e, callee);
   if (keyed) return check_keyed_builtin(c, e, id);
   if (strcmp(id, "repr") == 0 || strcmp(id, "ascii") == 0 || strcmp(id, "format") == 0)
     return check_repr(c, e, id);
@@ -1821,6 +1873,12 @@ static udf_type check_expr(ck *c, udf_expr **ep) {
   case UDF_E_NAME: {
     int k = module_const_index(c, e->u.name.id);
     if (k >= 0 && !dict_target_var(c, e) && !e->u.name.var) return check_module_const(c, ep, k);
+    if (is_module_const(c, e->u.name.id)) { /* a module-level constant: a copy of its value */
+      udf_expr *copy = udf_const_copy(c->a, udf_const_find(c->m, e->u.name.id)->value, e->loc);
+      if (!copy) return oom(c);
+      *ep = copy;
+      return check_expr(c, ep);
+    }
     udf_type t = check_name(c, e);
     udf_var *v = e->u.name.var;
     if (t != UNKNOWN && nullable(t) && v && is_narrowed(c, v)) {
@@ -2285,7 +2343,7 @@ static int check_function(ck *parent, udf_func *fn, const udf_type *ptypes) {
   }
   collect_block(&c, &fn->body);
   if (stop(&c)) return c.dc->code;
-  for (int round = 0; round <= c.m->nfuncs; round++) {
+  for (int round = 0; round <= 2 * c.m->nfuncs + 8; round++) {
     int max_passes = 2 * fn->nlocals + 4;
     for (int pass = 0; pass < max_passes; pass++) {
       c.changed = false;
@@ -2297,7 +2355,9 @@ static int check_function(ck *parent, udf_func *fn, const udf_type *ptypes) {
       if (stop(&c)) return c.dc->code;
       if (!c.changed) break;
     }
-    if (c.npending == 0) break;
+    bool guess_moved = c.ret != UNKNOWN && c.ret != c.guess;
+    if (guess_moved) c.guess = c.ret;
+    if (c.npending == 0 && !(guess_moved && c.guess_used)) break;
     for (int i = 0; i < c.npending; i++)
       if (!c.pending[i]->checked && check_function(&c, c.pending[i], c.pending_types[i]))
         return c.dc->code;
@@ -2313,6 +2373,11 @@ static int check_function(ck *parent, udf_func *fn, const udf_type *ptypes) {
   if (fn->falls_off_end) return_join(&c, UDF_TY_NONE, fn->loc);
   if (stop(&c)) return c.dc->code;
   fn->result = c.ret == UNKNOWN ? UDF_TY_NONE : c.ret;
+  if (c.final_guess != UNKNOWN && c.final_guess != fn->result)
+    return err(&c, NRT_EUNSUPPORTED, fn->loc,
+               "unsupported: recursive function '%s' returns %s, but its recursive calls were "
+               "typed %s",
+               fn->name, tn(fn->result), tn(c.final_guess));
   fn->checked = true;
   return NRT_OK;
 }
@@ -2323,7 +2388,7 @@ int udf_check_module(udf_diagctx *dc, udf_arena *a, udf_module *m, const char *e
   udf_loc top = {1, 1};
   if (entry) {
     for (int i = 0; i < m->nfuncs; i++)
-      if (strcmp(m->funcs[i]->name, entry) == 0) f = m->funcs[i];
+      if (!m->funcs[i]->parent && strcmp(m->funcs[i]->name, entry) == 0) f = m->funcs[i];
     if (!f) return udf_diag_error(dc, NRT_EINVAL, top, "no function named '%s' in the UDF", entry);
   } else {
     f = m->funcs[m->nfuncs - 1];
@@ -2342,6 +2407,7 @@ int udf_check_module(udf_diagctx *dc, udf_arena *a, udf_module *m, const char *e
                             i + 1);
   }
   if (!dict_prepass(a, m)) return udf_diag_error(dc, NRT_ENOMEM, top, "out of memory");
+  if (udf_funcs_capture(dc, a, m)) return dc->code;
   ck root;
   memset(&root, 0, sizeof root);
   root.dc = dc;

@@ -95,9 +95,12 @@ static const bad semantic[] = {
      "slice indices must be integers or None or have an __index__ method"},
     {"def f(s):\n    return s.strip(1)\n", TYP, 2, 20, "strip arg must be None or str"},
     {"def f(s):\n    return s.upper(x=1)\n", TYP, 2, 20, "str.upper() takes no keyword arguments"},
-    {"def f(s):\n    return f(s)\n", UNS, 2, 12, "unsupported: recursive call to 'f'"},
+    {"def f(s):\n    return f(s)\n", UNS, 2, 12,
+     "unsupported: recursive call to 'f' before its result type is known (return a value in a "
+     "base case first)"},
     {"def g(s):\n    return f(s)\ndef f(s):\n    return g(s)\n", UNS, 2, 12,
-     "unsupported: recursive call to 'f'"},
+     "unsupported: recursive call to 'f' before its result type is known (return a value in a "
+     "base case first)"},
     {"def f(s):\n    if s:\n        return 1\n    return 'a'\n", UNS, 4, 5,
      "unsupported: function 'f' returns int (line 3) and str here; a function returns one type "
      "(or None)"},
@@ -138,7 +141,7 @@ static const bad semantic[] = {
     {"class A:\n    pass\n", UNS, 1, 1, "unsupported: class definitions"},
     {"import re\ndef f(s):\n    return s\n", UNS, 1, 8,
      "unsupported: import re (the importable modules are math and string)"},
-    {"x = 1\ndef f(s):\n    return s\n", UNS, 1, 1,
+    {"print(1)\ndef f(s):\n    return s\n", UNS, 1, 1,
      "unsupported: statements outside a function (a UDF module holds only defs, or a single "
      "lambda)"},
     {"def f(s):\n    try:\n        pass\n    except* ValueError:\n        pass\n", UNS, 4, 11,
@@ -170,7 +173,8 @@ static const bad semantic[] = {
     {"def f(s):\n    try:\n        pass\n    except:\n        pass\n    except ValueError:\n"
      "        pass\n", SYN, 4, 5, "default 'except:' must be last"},
     {"def f(s):\n    with s:\n        pass\n", UNS, 2, 5, "unsupported: with statements"},
-    {"def f(s):\n    global x\n", UNS, 2, 5, "unsupported: global statements"},
+    {"def f(s):\n    global x\n", UNS, 2, 5,
+     "unsupported: global statements (a UDF keeps no state across rows)"},
     {"def f(s):\n    return (lambda: 1)\n", UNS, 2, 13, "unsupported: lambda inside an expression"},
     {"def f(s):\n    return {}\n", UNS, 2, 5,
      "unsupported: returning a dict (a UDF returns str, int, float, bool, a list or a tuple)"},
@@ -180,8 +184,8 @@ static const bad semantic[] = {
     {"def f(s):\n    return s['a']\n", TYP, 2, 14, "string indices must be integers, not 'str'"},
     {"def f(s):\n    return s.split()['a']\n", TYP, 2, 22, "list indices must be integers or slices, not str"},
     {"def f(s):\n    x := 1\n    return s\n", SYN, 2, 7, "invalid syntax"}, /* := needs parentheses */
-    {"def f(s):\n    def g(t):\n        return t\n    return s\n", UNS, 2, 5,
-     "unsupported: nested function definitions"},
+    {"def f(s):\n    def g(t):\n        return t\n    return g\n", UNS, 4, 12,
+     "unsupported: functions as values ('g')"},
     {"@dec\ndef f(s):\n    return s\n", UNS, 1, 1, "unsupported: decorators"},
     {"def f(s):\n    return s.upper\n", UNS, 2, 12,
      "unsupported: attribute 'upper' used as a value (only method calls)"},
