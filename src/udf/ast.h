@@ -175,7 +175,17 @@ typedef enum udf_builtin {
    * (int and bool arguments are cast to float, or to int for floor/ceil/trunc). */
   UDF_BI_MATH_FLOOR, UDF_BI_MATH_CEIL, UDF_BI_MATH_TRUNC, UDF_BI_MATH_SQRT,
   UDF_BI_MATH_ISNAN, UDF_BI_MATH_ISINF, UDF_BI_MATH_ISFINITE, UDF_BI_MATH_FABS,
-  UDF_BI_MATH_EXP, UDF_BI_MATH_LOG, UDF_BI_MATH_LOG2, UDF_BI_MATH_LOG10, UDF_BI_MATH_POW
+  UDF_BI_MATH_EXP, UDF_BI_MATH_LOG, UDF_BI_MATH_LOG2, UDF_BI_MATH_LOG10, UDF_BI_MATH_POW,
+  /* The re module (types_re.c, codegen_re.c). cargs[0] of the first seven is a UDF_E_INT
+   * whose value is the pattern's index in udf_module.res (flags are part of the pattern):
+   * MATCH/SEARCH/FULLMATCH (re, s) -> re.Match | None (type parameters: the pattern index);
+   * SUB (re, repl: a checked literal template, s, count: int) -> str; SPLIT (re, s, maxsplit)
+   * and FINDALL (re, s) -> list[str]; ESCAPE (s) -> str. Match methods take the match first:
+   * GROUP (m, g: int) -> str, or str | None when g may not take part; START/END (m, g) ->
+   * int; GROUPS (m) -> tuple[str]. */
+  UDF_BI_RE_MATCH, UDF_BI_RE_SEARCH, UDF_BI_RE_FULLMATCH, UDF_BI_RE_SUB, UDF_BI_RE_SPLIT,
+  UDF_BI_RE_FINDALL, UDF_BI_RE_ESCAPE, UDF_BI_RE_GROUP, UDF_BI_RE_START, UDF_BI_RE_END,
+  UDF_BI_RE_GROUPS
 } udf_builtin;
 
 /* String methods. Each has fixed parameter slots (call.cargs[i], NULL = not given or given as
@@ -540,6 +550,8 @@ typedef struct udf_module {
   udf_func *entry;    /* the entry function, checked with the given parameter types */
   bool names_exceptions; /* some `except ... as name` reads an error's message */
   struct udf_arena *arena; /* owns everything above */
+  struct udf_re_set *res;  /* the compiled patterns of its re calls (re_compile.h), or NULL;
+                           * freed with the module unless taken over (set to NULL) */
 } udf_module;
 
 /* Calls visit(ctx, var) for the variable of every name in a for target: `var`, or every

@@ -189,6 +189,7 @@ cg_val cg_expr(cg *c, const udf_expr *e);
 cg_val cg_coerce(cg *c, cg_val v, udf_type to); /* T -> T|None, None -> T|None */
 LLVMValueRef cg_truth(cg *c, cg_val v);        /* i1 */
 cg_val cg_call_expr(cg *c, const udf_expr *e);
+cg_val cg_re_call(cg *c, const udf_expr *e); /* UDF_BI_RE_* (codegen_re.c) */
 cg_val cg_to_str(cg *c, cg_val v);             /* str(v) as a temp or borrowed value */
 cg_val cg_format_field(cg *c, const udf_fpart *p); /* an f-string field's text */
 cg_val cg_list_from_values(cg *c, cg_val *items, int n, udf_type type);

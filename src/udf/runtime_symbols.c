@@ -2,6 +2,7 @@
 #include "nrt/str.h"
 #include "nrt/str_convert.h"
 #include "udf/runtime.h"
+#include "udf/runtime_re.h"
 
 #define SYM(f) {#f, (void *)(f)}
 
@@ -31,6 +32,9 @@ static const struct nrt_udf_symbol common[] = {
     SYM(nrt_udf_rt_write_float), SYM(nrt_udf_rt_write_format_str),
     SYM(nrt_udf_rt_write_replace), SYM(nrt_udf_rt_write_str_spec),
     SYM(nrt_udf_rt_write_int_spec), SYM(nrt_udf_rt_write_float_spec), SYM(nrt_mi_destroy),
+    SYM(nrt_udf_rt_re_match), SYM(nrt_udf_rt_re_sub), SYM(nrt_udf_rt_re_split),
+    SYM(nrt_udf_rt_re_findall), SYM(nrt_udf_rt_re_escape), SYM(nrt_udf_rt_re_group),
+    SYM(nrt_udf_rt_re_pos), SYM(nrt_udf_rt_re_groups),
     /* the str layer, called directly */
     SYM(nrt_str_concat), SYM(nrt_str_append), SYM(nrt_str_fit), SYM(nrt_str_repeat),
     SYM(nrt_str_contains), SYM(nrt_str_eq),

@@ -14,6 +14,7 @@
 #include "udf/exceptions.h"
 #include "udf/parse_format.h"
 #include "udf/types.h"
+#include "udf/types_re.h"
 
 typedef struct ck {
   udf_diagctx *dc;
@@ -303,7 +304,7 @@ static bool assignable(udf_type from, udf_type to) {
 static bool storable(udf_type t) {
   udf_type b = base(t);
   return b == UDF_TY_NONE || b == UDF_TY_BOOL || b == UDF_TY_INT || b == UDF_TY_FLOAT ||
-         b == UDF_TY_STR || b == UDF_TY_LIST_STR || b == UDF_TY_TUPLE_STR;
+         b == UDF_TY_STR || b == UDF_TY_LIST_STR || b == UDF_TY_TUPLE_STR || b == UDF_TY_MATCH;
 }
 
 static udf_type store_error(ck *c, udf_loc loc, udf_type t) {
@@ -397,7 +398,7 @@ static udf_type check_name(ck *c, udf_expr *e) {
   for (int i = 0; builtins[i]; i++)
     if (strcmp(builtins[i], id) == 0)
       return err(c, NRT_EUNSUPPORTED, e->loc, "unsupported: functions as values ('%s')", id);
-  if (strncmp(id, "math.", 5) == 0) /* imports.h */
+  if (strncmp(id, "math.", 5) == 0 || strncmp(id, "re.", 3) == 0) /* imports.h */
     return err(c, NRT_EUNSUPPORTED, e->loc, "unsupported: functions as values ('%s')", id);
   if (udf_builtin_is_unsupported(id))
     return err(c, NRT_EUNSUPPORTED, e->loc, "unsupported: built-in function '%s'", id);
@@ -802,10 +803,20 @@ static udf_type check_seq(ck *c, udf_expr *e) {
   return e->type = all_str ? UDF_TY_TUPLE_STR : UDF_TY_TUPLE;
 }
 
+static udf_var *none_test(const udf_expr *t, bool *is_none);
+
 static udf_type check_ifexp(ck *c, udf_expr *e) {
   udf_type tt = check_cond(c, &e->u.ifexp.test);
+  /* `x.f() if x is not None else d` (or `if m` on a match): x is not None in the body. */
+  bool is_none = false;
+  udf_var *nv = tt == UNKNOWN ? NULL : none_test(e->u.ifexp.test, &is_none);
+  int saved = c->nnarrowed;
+  if (nv && !is_none) narrow(c, nv);
   udf_type bt = check_expr(c, &e->u.ifexp.body);
+  c->nnarrowed = saved;
+  if (nv && is_none) narrow(c, nv);
   udf_type ot = check_expr(c, &e->u.ifexp.orelse);
+  c->nnarrowed = saved;
   if (tt == UNKNOWN || bt == UNKNOWN || ot == UNKNOWN) return UNKNOWN;
   udf_type t;
   if (bt == ot)
@@ -840,6 +851,37 @@ static udf_type check_index(ck *c, udf_expr **ip, udf_type container) {
              container == UDF_TY_LIST_STR ? "list" : "tuple", what);
 }
 
+/* The re module (types_re.c): m.name(...) or m[index] (name NULL) on a match. */
+static udf_type check_re_match(ck *c, udf_expr *e, udf_expr *recv, const char *name) {
+  if (name) {
+    bool unknown = false;
+    for (int i = 0; i < e->u.call.nargs; i++)
+      if (check_expr(c, &e->u.call.args[i]) == UNKNOWN) unknown = true;
+    if (unknown) return UNKNOWN;
+  } else if (check_expr(c, &e->u.subscript.index) == UNKNOWN) {
+    return UNKNOWN;
+  }
+  udf_re_err er;
+  udf_type t = udf_re_check_match(c->m, c->a, c->final, e, recv, name, &er);
+  if (t == UNKNOWN) return err(c, er.code, er.loc, "%s", er.msg);
+  return t;
+}
+
+/* re.fn(...) (imports.h names it "re.fn"). */
+static udf_type check_re(ck *c, udf_expr *e, const char *fn) {
+  udf_re_err er;
+  if (!udf_re_precheck(c->m, e, fn, &er)) return err(c, er.code, er.loc, "%s", er.msg);
+  bool unknown = false;
+  for (int i = 0; i < e->u.call.nargs; i++)
+    if (check_expr(c, &e->u.call.args[i]) == UNKNOWN) unknown = true;
+  for (int i = 0; i < e->u.call.nkeywords; i++)
+    if (check_expr(c, &e->u.call.keywords[i].value) == UNKNOWN) unknown = true;
+  if (unknown) return UNKNOWN;
+  udf_type t = udf_re_check_call(c->m, c->a, c->final, e, fn, &er);
+  if (t == UNKNOWN) return err(c, er.code, er.loc, "%s", er.msg);
+  return t;
+}
+
 static udf_type check_subscript(ck *c, udf_expr *e) {
   udf_type vt = check_expr(c, &e->u.subscript.value);
   if (vt == UNKNOWN) {
@@ -849,6 +891,7 @@ static udf_type check_subscript(ck *c, udf_expr *e) {
   if (!need_value(c, e->u.subscript.value, "indexing")) return UNKNOWN;
   if (e->u.subscript.value->kind == UDF_E_GENEXP)
     return err(c, NRT_ETYPE, e->loc, "'generator' object is not subscriptable");
+  if (base(vt) == UDF_TY_MATCH) return check_re_match(c, e, e->u.subscript.value, NULL);
   switch (vt) {
   case UDF_TY_STR:
   case UDF_TY_LIST_STR:
@@ -1296,6 +1339,10 @@ static udf_type check_slot(ck *c, const udf_method_info *mi, int slot, udf_expr 
 static udf_type check_method(ck *c, udf_expr *e, udf_expr *attr) {
   const char *name = attr->u.attribute.attr;
   udf_type rt = check_expr(c, &attr->u.attribute.value);
+  if (rt != UNKNOWN && base(rt) == UDF_TY_MATCH) {
+    if (!need_value(c, attr->u.attribute.value, "calling a method of")) return UNKNOWN;
+    return check_re_match(c, e, attr->u.attribute.value, name);
+  }
   bool unknown = rt == UNKNOWN;
   if (strcmp(name, "join") == 0 && e->u.call.nargs == 1)
     reversed_as_slice(c, &e->u.call.args[0]);
@@ -1578,6 +1625,7 @@ static udf_type check_call(ck *c, udf_expr *e) {
   for (int i = 0; builtins[i]; i++)
     if (strcmp(builtins[i], id) == 0) return check_builtin(c, e, id);
   if (strncmp(id, "math.", 5) == 0) return check_builtin(c, e, id); /* imports.h */
+  if (strncmp(id, "re.", 3) == 0) return check_re(c, e, id + 3);
   if (strcmp(id, "enumerate") == 0 || strcmp(id, "zip") == 0 || strcmp(id, "reversed") == 0)
     return err(c, NRT_EUNSUPPORTED, fx->loc,
                "unsupported: %s() outside the iterable of a for loop or comprehension", id);
@@ -1757,6 +1805,15 @@ static void check_block(ck *c, udf_block *b);
 
 /* `x is None` / `x is not None` on a nullable variable x: returns x. */
 static udf_var *none_test(const udf_expr *t, bool *is_none) {
+  /* `if m:` / `if not m:` on a match that may be None: a match object is always true. */
+  bool negated = t->kind == UDF_E_UNARY && t->u.unary.op == UDF_UOP_NOT;
+  const udf_expr *m = negated ? t->u.unary.operand : t;
+  if (m->kind == UDF_E_TRUTH) m = m->u.truth.operand;
+  if (m->kind == UDF_E_NAME && m->u.name.var && nullable(m->u.name.var->type) &&
+      base(m->u.name.var->type) == UDF_TY_MATCH) {
+    *is_none = negated;
+    return m->u.name.var;
+  }
   if (t->kind != UDF_E_COMPARE || t->u.compare.n != 1) return NULL;
   udf_cmpop op = t->u.compare.ops[0];
   if (op != UDF_CMP_IS && op != UDF_CMP_IS_NOT) return NULL;
@@ -1831,6 +1888,9 @@ static void kill_assigned(ck *c, const udf_block *b) {
 }
 
 static udf_type return_join(ck *c, udf_type r, udf_loc loc) {
+  if (base(r) == UDF_TY_MATCH)
+    return err(c, NRT_EUNSUPPORTED, loc,
+               "unsupported: returning a re.Match object (return m.group(), m.start(), ...)");
   udf_type old = c->ret;
   if (old == UNKNOWN) {
     c->ret = r;

@@ -14,6 +14,7 @@
 #include "udf/codegen_refops.h"
 #include "udf/front.h"
 #include "udf/jit.h"
+#include "udf/re_compile.h"
 #include "udf/runtime.h"
 
 struct nrt_udf {
@@ -23,6 +24,7 @@ struct nrt_udf {
   int nparams;
   nrt_value_kind result_kind;
   bool names_exceptions; /* some `except ... as e` reads error messages */
+  struct udf_re_set *res; /* the patterns its code refers to (re_compile.h) */
   struct nrt_udf_compile_info info;
 };
 
@@ -201,6 +203,8 @@ int nrt_udf_compile(const char *src, size_t len, const struct nrt_udf_options *o
     u->result_kind = type_to_kind(mod->entry->result);
     u->names_exceptions = mod->names_exceptions;
     rc = build(u, mod, o, err);
+    u->res = mod->res; /* the code refers to them: they live as long as it */
+    mod->res = NULL;
     udf_module_free(mod);
   }
   if (rc) {
@@ -216,6 +220,7 @@ void nrt_udf_free(nrt_udf *udf) {
   if (!udf)
     return;
   nrt_udf_jit_free(udf->jit);
+  udf_re_set_free(udf->res);
   nrt_free(udf, sizeof *udf);
 }
 
