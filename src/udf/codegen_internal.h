@@ -226,6 +226,7 @@ typedef struct cg_iter {
   LLVMValueRef stop, step; /* range */
   LLVMValueRef cur;    /* pos as loaded by cg_iter_more */
   bool reversed;       /* reversed(x): pos counts down from x's end */
+  udf_type elem;       /* kind UDF_TY_MATCH (re.finditer): the type of its items */
   LLVMValueRef rstart, rstep, rcount; /* reversed(range): i128 start and step, an i128
                                        * alloca of the items left (no overflow possible) */
   LLVMBasicBlockRef head, body, next, done;

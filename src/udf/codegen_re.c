@@ -54,6 +54,13 @@ cg_val cg_re_call(cg *c, const udf_expr *e) {
     cg_release(c, s);
     return r;
   }
+  case UDF_BI_RE_FINDITER: {
+    cg_val s = cg_expr(c, a[1]);
+    LLVMValueRef args[2] = {pattern(c, a[0]), cg_spill(c, s.v)};
+    r = cg_rt_list(c, "nrt_udf_rt_re_finditer", "i:ppsq", args, 2, e->type);
+    cg_release(c, s);
+    return r;
+  }
   case UDF_BI_RE_FINDALL: {
     cg_val s = cg_expr(c, a[1]);
     LLVMValueRef args[2] = {pattern(c, a[0]), cg_spill(c, s.v)};

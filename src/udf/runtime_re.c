@@ -56,6 +56,30 @@ static int run(const udf_re *re, const nrt_str *s, size_t start, uint32_t opts,
   return -nrt_error_set(err, NRT_EVALUE, "regular expression match failed (PCRE2 error %d)", rc);
 }
 
+/* A match object for the match in md. */
+static int new_match(const udf_re *re, const nrt_str *s, pcre2_match_data *md, nrt_meminfo **out,
+                     struct nrt_error *err) {
+  size_t n = (size_t)re->ngroups + 1;
+  nrt_meminfo *mi;
+  int rc = nrt_mi_alloc_dtor(sizeof(re_match) + 2 * n * sizeof(int64_t), match_dtor, NULL, &mi,
+                             err);
+  if (rc) return rc;
+  re_match *m = mi->data;
+  m->re = re;
+  m->subject = *s;
+  nrt_str_retain(s);
+  m->ngroups = re->ngroups;
+  PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+  uint32_t pairs = pcre2_get_ovector_count(md);
+  for (size_t g = 0; g < n; g++) {
+    bool set = g < pairs && ov[2 * g] != PCRE2_UNSET;
+    m->off[2 * g] = set ? (int64_t)ov[2 * g] : -1;
+    m->off[2 * g + 1] = set ? (int64_t)ov[2 * g + 1] : -1;
+  }
+  *out = mi;
+  return NRT_OK;
+}
+
 int32_t nrt_udf_rt_re_match(struct nrt_error *err, const void *rep, const nrt_str *s,
                             int32_t mode, nrt_meminfo **out) {
   const udf_re *re = rep;
@@ -65,27 +89,7 @@ int32_t nrt_udf_rt_re_match(struct nrt_error *err, const void *rep, const nrt_st
   uint32_t opts = mode == 0 ? PCRE2_ANCHORED : mode == 2 ? PCRE2_ANCHORED | PCRE2_ENDANCHORED : 0;
   int found = run(re, s, 0, opts, md, err);
   int rc = found < 0 ? -found : NRT_OK;
-  if (found == 1) {
-    size_t n = (size_t)re->ngroups + 1;
-    nrt_meminfo *mi;
-    rc = nrt_mi_alloc_dtor(sizeof(re_match) + 2 * n * sizeof(int64_t), match_dtor, NULL, &mi,
-                           err);
-    if (rc == NRT_OK) {
-      re_match *m = mi->data;
-      m->re = re;
-      m->subject = *s;
-      nrt_str_retain(s);
-      m->ngroups = re->ngroups;
-      PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
-      uint32_t pairs = pcre2_get_ovector_count(md);
-      for (size_t g = 0; g < n; g++) {
-        bool set = g < pairs && ov[2 * g] != PCRE2_UNSET;
-        m->off[2 * g] = set ? (int64_t)ov[2 * g] : -1;
-        m->off[2 * g + 1] = set ? (int64_t)ov[2 * g + 1] : -1;
-      }
-      *out = mi;
-    }
-  }
+  if (found == 1) rc = new_match(re, s, md, out, err);
   pcre2_match_data_free(md);
   return rc;
 }
@@ -345,6 +349,37 @@ int32_t nrt_udf_rt_re_split(struct nrt_error *err, const void *rep, const nrt_st
   }
   if (rc == NRT_OK && f < 0) rc = -f;
   if (rc == NRT_OK) rc = append_piece(l, s, (int64_t)last, s->len, err);
+  pcre2_match_data_free(it.md);
+  if (rc) {
+    nrt_str_list_release(l);
+    return rc;
+  }
+  *out = l->mi;
+  return NRT_OK;
+}
+
+int32_t nrt_udf_rt_re_finditer(struct nrt_error *err, const void *rep, const nrt_str *s,
+                               nrt_meminfo **out) {
+  const udf_re *re = rep;
+  *out = NULL;
+  nrt_str_list *l;
+  int rc = nrt_str_list_new(4, &l, err);
+  if (rc) return rc;
+  re_iter it = {re, s, new_md(re, err), NULL, 0, false};
+  if (!it.md) {
+    nrt_str_list_release(l);
+    return NRT_ENOMEM;
+  }
+  int f = 0;
+  while (rc == NRT_OK && (f = iter_next(&it, err)) == 1) {
+    nrt_meminfo *mi;
+    rc = new_match(re, s, it.md, &mi, err);
+    if (rc == NRT_OK) {
+      nrt_str item = {mi, "", 0};
+      rc = nrt_str_list_append(l, item, err); /* releases the match on failure */
+    }
+  }
+  if (rc == NRT_OK && f < 0) rc = -f;
   pcre2_match_data_free(it.md);
   if (rc) {
     nrt_str_list_release(l);

@@ -21,6 +21,9 @@ int32_t nrt_udf_rt_re_sub(const void *re, const nrt_str *repl, const nrt_str *s,
                           int64_t *nsubs, nrt_str *out, struct nrt_error *err);
 int32_t nrt_udf_rt_re_split(struct nrt_error *err, const void *re, const nrt_str *s,
                             int64_t maxsplit, nrt_meminfo **out);
+/* re.finditer(re, s): a list whose items' MemInfos are the match objects (data "", len 0). */
+int32_t nrt_udf_rt_re_finditer(struct nrt_error *err, const void *re, const nrt_str *s,
+                               nrt_meminfo **out);
 int32_t nrt_udf_rt_re_findall(struct nrt_error *err, const void *re, const nrt_str *s,
                               nrt_meminfo **out);
 int32_t nrt_udf_rt_re_escape(const nrt_str *s, nrt_str *out, struct nrt_error *err);

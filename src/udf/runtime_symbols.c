@@ -34,7 +34,7 @@ static const struct nrt_udf_symbol common[] = {
     SYM(nrt_udf_rt_write_int_spec), SYM(nrt_udf_rt_write_float_spec), SYM(nrt_mi_destroy),
     SYM(nrt_udf_rt_re_match), SYM(nrt_udf_rt_re_sub), SYM(nrt_udf_rt_re_split),
     SYM(nrt_udf_rt_re_findall), SYM(nrt_udf_rt_re_escape), SYM(nrt_udf_rt_re_group),
-    SYM(nrt_udf_rt_re_pos), SYM(nrt_udf_rt_re_groups),
+    SYM(nrt_udf_rt_re_pos), SYM(nrt_udf_rt_re_groups), SYM(nrt_udf_rt_re_finditer),
     /* the str layer, called directly */
     SYM(nrt_str_concat), SYM(nrt_str_append), SYM(nrt_str_fit), SYM(nrt_str_repeat),
     SYM(nrt_str_contains), SYM(nrt_str_eq),

@@ -43,6 +43,7 @@ typedef struct ck {
   int nexcept;            /* except clauses around the statement checked (for bare raise) */
   const udf_expr *exc_ok; /* the one use of an `as` name allowed here: str(e), f"{e}" */
   int comp_iter;          /* inside a comprehension's iterable (no := there) */
+  const udf_expr *re_iterable; /* the re.finditer call being checked as an iterable */
 } ck;
 
 #define UNKNOWN UDF_TY_UNKNOWN
@@ -518,6 +519,10 @@ static bool iterable_elem(ck *c, udf_expr *it, udf_type *elem) {
   udf_type t = it->type;
   if (t == UNKNOWN) return false;
   if (!need_value(c, it, "iterating over")) return false;
+  if (base(t) == UDF_TY_MATCH && (t & UDF_TY_RE_MATCHES)) {
+    *elem = t & ~(udf_type)UDF_TY_RE_MATCHES;
+    return true;
+  }
   switch (t) {
   case UDF_TY_STR:
   case UDF_TY_LIST_STR:
@@ -541,6 +546,12 @@ static udf_type check_iterable(ck *c, udf_expr **ep) {
   udf_expr *e = *ep;
   if (e->kind != UDF_E_CALL || e->u.call.func->kind != UDF_E_NAME) return check_expr(c, ep);
   const char *id = e->u.call.func->u.name.id;
+  if (strcmp(id, "re.finditer") == 0) { /* imports.h: its matches (types_re.h) */
+    c->re_iterable = e;
+    udf_type t = check_expr(c, ep);
+    c->re_iterable = NULL;
+    return t;
+  }
   bool en = strcmp(id, "enumerate") == 0, zip = strcmp(id, "zip") == 0,
        rev = strcmp(id, "reversed") == 0;
   if (!en && !zip && !rev) return check_expr(c, ep);
@@ -862,7 +873,9 @@ static udf_type check_re_match(ck *c, udf_expr *e, udf_expr *recv, const char *n
     return UNKNOWN;
   }
   udf_re_err er;
+  er.code = -1;
   udf_type t = udf_re_check_match(c->m, c->a, c->final, e, recv, name, &er);
+  if (t == UNKNOWN && er.code == 0) return check_expr(c, &e); /* m.span(): now a tuple */
   if (t == UNKNOWN) return err(c, er.code, er.loc, "%s", er.msg);
   return t;
 }
@@ -877,7 +890,7 @@ static udf_type check_re(ck *c, udf_expr *e, const char *fn) {
   for (int i = 0; i < e->u.call.nkeywords; i++)
     if (check_expr(c, &e->u.call.keywords[i].value) == UNKNOWN) unknown = true;
   if (unknown) return UNKNOWN;
-  udf_type t = udf_re_check_call(c->m, c->a, c->final, e, fn, &er);
+  udf_type t = udf_re_check_call(c->m, c->a, c->final, e, fn, c->re_iterable == e, &er);
   if (t == UNKNOWN) return err(c, er.code, er.loc, "%s", er.msg);
   return t;
 }

@@ -47,6 +47,7 @@ static const re_sig sigs[] = {
     {"sub", UDF_BI_RE_SUB, {"pattern", "repl", "string", "count", "flags"}, 3},
     {"split", UDF_BI_RE_SPLIT, {"pattern", "string", "maxsplit", "flags"}, 2},
     {"findall", UDF_BI_RE_FINDALL, {"pattern", "string", "flags"}, 2},
+    {"finditer", UDF_BI_RE_FINDITER, {"pattern", "string", "flags"}, 2},
     {"escape", UDF_BI_RE_ESCAPE, {"pattern"}, 1},
 };
 
@@ -111,9 +112,6 @@ bool udf_re_precheck(udf_module *m, udf_expr *e, const char *fn, udf_re_err *er)
     return fail(er, NRT_EUNSUPPORTED, e->loc,
                 "unsupported: re.subn (its (str, int) result; use re.sub, and len(re.findall(...)) "
                 "for the count)"), false;
-  if (strcmp(fn, "finditer") == 0)
-    return fail(er, NRT_EUNSUPPORTED, e->loc,
-                "unsupported: re.finditer (use re.findall, or re.search in a loop)"), false;
   if (strcmp(fn, "compile") == 0)
     return fail(er, NRT_EUNSUPPORTED, e->loc,
                 "unsupported: re.compile and pattern objects (pass the pattern literal to "
@@ -188,10 +186,14 @@ static int index_of_type(udf_type t) {
 }
 
 udf_type udf_re_check_call(udf_module *m, udf_arena *a, bool final, udf_expr *e, const char *fn,
-                           udf_re_err *er) {
+                           bool as_iterable, udf_re_err *er) {
   const re_sig *s = sig_of(fn);
   udf_expr **slots[5];
   if (!s || !bind_args(e, s, slots, er)) return UDF_TY_UNKNOWN;
+  if (s->b == UDF_BI_RE_FINDITER && !as_iterable)
+    return fail(er, NRT_EUNSUPPORTED, e->loc,
+                "unsupported: re.finditer outside the iterable of a for loop or comprehension "
+                "(an iterator as a value)");
   udf_expr **cargs = final ? udf_arena_alloc(a, 4 * sizeof *cargs) : NULL;
   if (final && !cargs) return fail(er, NRT_ENOMEM, e->loc, "out of memory");
   udf_type result;
@@ -279,6 +281,13 @@ udf_type udf_re_check_call(udf_module *m, udf_arena *a, bool final, udf_expr *e,
       }
       result = UDF_TY_LIST_STR;
       break;
+    case UDF_BI_RE_FINDITER:
+      if (final) {
+        cargs[1] = subject;
+        e->u.call.ncargs = 2;
+      }
+      result = (match_type(idx) & ~(udf_type)UDF_TY_NULLABLE) | UDF_TY_RE_MATCHES;
+      break;
     default:
       if (final) {
         cargs[1] = subject;
@@ -326,6 +335,38 @@ static bool group_arg(const udf_re *re, udf_expr *x, int *g, udf_re_err *er) {
   return false;
 }
 
+/* m.span(g) becomes the tuple display (m.start(g), m.end(g)), whose use the checker then
+ * rules on (unpacking: `a, b = m.span()`); m is a name (a match that may be None has no
+ * methods), so reading it twice is reading it once. */
+static udf_type span_as_tuple(udf_arena *a, udf_expr *e, udf_expr *recv, udf_re_err *er) {
+  if (e->u.call.nargs > 1)
+    return fail(er, NRT_ETYPE, e->loc, "span expected at most 1 argument, got %d",
+                e->u.call.nargs);
+  udf_expr **items = udf_arena_alloc(a, 2 * sizeof *items);
+  if (!items) return fail(er, NRT_ENOMEM, e->loc, "out of memory");
+  for (int k = 0; k < 2; k++) {
+    udf_expr *attr = udf_arena_alloc(a, sizeof *attr);
+    udf_expr *call = udf_arena_alloc(a, sizeof *call);
+    if (!attr || !call) return fail(er, NRT_ENOMEM, e->loc, "out of memory");
+    attr->kind = UDF_E_ATTRIBUTE;
+    attr->loc = e->loc;
+    attr->u.attribute.value = recv;
+    attr->u.attribute.attr = k == 0 ? "start" : "end";
+    call->kind = UDF_E_CALL;
+    call->loc = e->loc;
+    call->u.call.func = attr;
+    call->u.call.args = e->u.call.args;
+    call->u.call.nargs = e->u.call.nargs;
+    items[k] = call;
+  }
+  e->kind = UDF_E_TUPLE;
+  memset(&e->u, 0, sizeof e->u);
+  e->u.seq.items = items;
+  e->u.seq.n = 2;
+  er->code = 0; /* not an error: check e again */
+  return UDF_TY_UNKNOWN;
+}
+
 udf_type udf_re_check_match(udf_module *m, udf_arena *a, bool final, udf_expr *e,
                             udf_expr *recv, const char *name, udf_re_err *er) {
   udf_re *re = udf_re_set_get(m->res, index_of_type(recv->type));
@@ -350,9 +391,8 @@ udf_type udf_re_check_match(udf_module *m, udf_arena *a, bool final, udf_expr *e
     else if (strcmp(name, "groupdict") == 0)
       return fail(er, NRT_EUNSUPPORTED, e->loc,
                   "unsupported: m.groupdict() (it needs dict values; use m.group('name'))");
-    else if (strcmp(name, "span") == 0 || strcmp(name, "regs") == 0)
-      return fail(er, NRT_EUNSUPPORTED, e->loc,
-                  "unsupported: m.span() (an (int, int) tuple; use m.start() and m.end())");
+    else if (strcmp(name, "span") == 0)
+      return span_as_tuple(a, e, recv, er);
     else if (strcmp(name, "expand") == 0)
       return fail(er, NRT_EUNSUPPORTED, e->loc, "unsupported: m.expand()");
     else

@@ -10,6 +10,10 @@
 #include "udf/ast.h"
 #include "udf/ast_arena.h"
 
+/* A flag on a UDF_TY_MATCH type: the matches of re.finditer (a list whose items' MemInfos are
+ * the match objects), only as the iterable of a for loop or comprehension. */
+#define UDF_TY_RE_MATCHES 0x8000u
+
 typedef struct udf_re_err {
   int code;
   udf_loc loc;
@@ -20,11 +24,13 @@ typedef struct udf_re_err {
  * literal and rejects arguments that are not values (a function as sub's replacement).
  * False with *er set on error. */
 bool udf_re_precheck(udf_module *m, udf_expr *e, const char *fn, udf_re_err *er);
-/* re.<fn>(...) whose arguments are checked: its type, or UDF_TY_UNKNOWN with *er. */
+/* re.<fn>(...) whose arguments are checked: its type, or UDF_TY_UNKNOWN with *er.
+ * as_iterable: the call is the iterable of a for loop or comprehension (re.finditer). */
 udf_type udf_re_check_call(udf_module *m, udf_arena *a, bool final, udf_expr *e, const char *fn,
-                           udf_re_err *er);
+                           bool as_iterable, udf_re_err *er);
 /* m.<name>(...) (method) or m[index] (name NULL; index in args[0]) on a match m (receiver
- * checked, not None) whose arguments are checked. */
+ * checked, not None) whose arguments are checked. m.span() is rewritten into a tuple display
+ * of m.start() and m.end(): UDF_TY_UNKNOWN with er->code 0 says to check e again. */
 udf_type udf_re_check_match(udf_module *m, udf_arena *a, bool final, udf_expr *e,
                             udf_expr *recv, const char *name, udf_re_err *er);
 

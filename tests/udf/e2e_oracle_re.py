@@ -259,6 +259,42 @@ def f(s):
     return re.findall(r'[\\s]|\\S[\\d\\w-]', s)
 """, rows=ROWS, name="class escapes")
 
+case("""import re
+
+def f(s):
+    m = re.search(r'(\\d+)(x)?', s)
+    if m is None:
+        return ''
+    a, b = m.span()
+    c, d = m.span(1)
+    e, g = m.span(2)
+    return s[a:b] + '|' + s[c:d] + str(e) + str(g)
+""", rows=ROWS, name="a, b = m.span(g)")
+
+# --- re.finditer as an iterable
+case("""import re
+
+def f(s):
+    out = ''
+    for m in re.finditer(r'(\\w)(\\w*)', s):
+        out += m.group(2) + m[1] + str(m.start()) + '-' + str(m.end(1)) + ' '
+    return out
+""", rows=ROWS, name="for m in re.finditer")
+case("""import re
+
+def f(s):
+    return [m.group() + str(i) for i, m in enumerate(re.finditer('[^ ]+', s), 1) if m.end() > 2]
+""", rows=ROWS, name="finditer in a comprehension with enumerate")
+case("""import re
+
+def f(s):
+    n = 0
+    for m in re.finditer('x*', s):
+        if m.group() == '':
+            n += 1
+    return n
+""", rows=ROWS, name="finditer empty matches")
+
 # --- errors at run time, caught and uncaught
 case("""import re
 

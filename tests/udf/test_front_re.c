@@ -105,8 +105,9 @@ static const bad cases[] = {
     {"import re\ndef f(s):\n    return re.subn('a', 'b', s)\n", UNS, 3, 12,
      "unsupported: re.subn (its (str, int) result; use re.sub, and len(re.findall(...)) for "
      "the count)"},
-    {"import re\ndef f(s):\n    return [m.group() for m in re.finditer('a', s)]\n", UNS, 3, 32,
-     "unsupported: re.finditer (use re.findall, or re.search in a loop)"},
+    {"import re\ndef f(s):\n    it = re.finditer('a', s)\n    return s\n", UNS, 3, 10,
+     "unsupported: re.finditer outside the iterable of a for loop or comprehension (an "
+     "iterator as a value)"},
     {"import re\ndef r(m):\n    return 'x'\ndef f(s):\n    return re.sub('a', r, s)\n", UNS, 5,
      24, "unsupported: a function as the replacement of re.sub (write a template string with "
      "\\1 or \\g<name>)"},
@@ -146,9 +147,9 @@ static const bad cases[] = {
     {"import re\ndef f(s):\n    m = re.search('(?P<x>a)', s)\n    if m:\n"
      "        return str(m.groupdict())\n    return ''\n", UNS, 5, 20,
      "unsupported: m.groupdict() (it needs dict values; use m.group('name'))"},
-    {"import re\ndef f(s):\n    m = re.search('(a)', s)\n    if m:\n        return str(m.span())\n"
-     "    return ''\n", UNS, 5, 20,
-     "unsupported: m.span() (an (int, int) tuple; use m.start() and m.end())"},
+    {"import re\ndef f(s):\n    m = re.search('(a)', s)\n    if m:\n        t = m.span()\n"
+     "    return ''\n", UNS, 5, 9,
+     "unsupported: a tuple of mixed types stored in a variable (only tuples of str)"},
     {"import re\ndef f(s):\n    m = re.search('(a)|b', s)\n    if m:\n"
      "        return ''.join(m.groups())\n    return ''\n", UNS, 5, 24,
      "unsupported: m.groups() of a pattern whose group 1 may not take part (a None item; use "

@@ -92,6 +92,9 @@ int main(void) {
       "    out = re.sub(r'(\\w)(\\w*)', r'\\2\\1', s, count=2)\n"
       "    if m:\n"
       "        out += m['y'] + m.group(3) + str(m.start()) + '/'.join(m.groups())\n"
+      "    for w in re.finditer(r'(?i)[a-zß]+', s):\n"
+      "        a, b = w.span()\n"
+      "        out += w[0][:1] + str(b - a)\n"
       "    return out + '|' + ','.join(re.findall(r'\\w+', s)) + str(len(words))\n";
   struct udf_trial t = {compile(src), column(rows, 11), 2, 3, 11};
   if (t.udf) {
