@@ -100,18 +100,35 @@ static int hexval(char ch) {
   return -1;
 }
 
-/* Python's case-insensitive matching makes i, I, İ (U+0130, whose simple lowercase is i) and
- * ı (U+0131, which sre equates with i) one class; Unicode case folding, PCRE2's, does not. */
-static bool turkish_i(uint32_t cp) { return cp == 'i' || cp == 'I' || cp == 0x130 || cp == 0x131; }
-#define TURKISH_I "\\x{69}\\x{49}\\x{130}\\x{131}"
+/* Characters Python's case-insensitive matching equates and PCRE2's Unicode case folding does
+ * not (found by comparing the two over re._casefix's table): i, I, İ (U+0130, whose simple
+ * lowercase is i) and ı (U+0131, which sre equates with i); ΐ and ΐ; ΰ and ΰ; ﬅ and ﬆ. */
+static const uint32_t fold_extra[][4] = {
+    {'i', 'I', 0x130, 0x131}, {0x390, 0x1FD3, 0, 0}, {0x3B0, 0x1FE3, 0, 0}, {0xFB05, 0xFB06, 0, 0}};
+#define NFOLD_EXTRA (sizeof fold_extra / sizeof fold_extra[0])
+
+/* The class of fold_extra that cp is in, or -1. */
+static int fold_class(uint32_t cp) {
+  for (size_t k = 0; k < NFOLD_EXTRA; k++)
+    for (int j = 0; j < 4 && fold_extra[k][j]; j++)
+      if (fold_extra[k][j] == cp) return (int)k;
+  return -1;
+}
+
+static void out_fold_class(tr *s, int k) {
+  for (int j = 0; j < 4 && fold_extra[k][j]; j++) out_cp(s, fold_extra[k][j]);
+}
 
 /* A literal character; in_class: inside [...]. */
 static int literal_in(tr *s, uint32_t cp, bool in_class) {
   if (s->ascii && s->ignorecase && cp > 0x7F)
     return fail(s, "unsupported: re.ASCII with re.IGNORECASE and a non-ASCII character in the "
                    "pattern (PCRE2 would match its other cases)");
-  if (s->ignorecase && !s->ascii && turkish_i(cp)) {
-    out(s, in_class ? TURKISH_I : "[" TURKISH_I "]");
+  int k = s->ignorecase && !s->ascii ? fold_class(cp) : -1;
+  if (k >= 0) {
+    if (!in_class) out(s, "[");
+    out_fold_class(s, k);
+    if (!in_class) out(s, "]");
     return 0;
   }
   out_cp(s, cp);
@@ -290,9 +307,13 @@ static int parse_class(tr *s) {
       out_cp(s, (uint32_t)lo);
       out(s, "-");
       out_cp(s, (uint32_t)hi);
-      if (s->ignorecase && !s->ascii &&
-          ((lo <= 'i' && hi >= 'i') || (lo <= 'I' && hi >= 'I') || (lo <= 0x131 && hi >= 0x130)))
-        out(s, TURKISH_I);
+      if (s->ignorecase && !s->ascii)
+        for (size_t k = 0; k < NFOLD_EXTRA; k++)
+          for (int j = 0; j < 4 && fold_extra[k][j]; j++)
+            if (fold_extra[k][j] >= (uint32_t)lo && fold_extra[k][j] <= (uint32_t)hi) {
+              out_fold_class(s, (int)k);
+              break;
+            }
       continue;
     }
     if (cls) out(s, cls);

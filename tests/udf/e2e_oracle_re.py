@@ -197,6 +197,11 @@ def f(s):
 case("""import re
 
 def f(s):
+    return re.findall('ΐ|ﬅ|[ΰ]|[ά-ώ]', s, re.I)
+""", rows=ROWS + [["ΐ ΐ ΰ ΰ ﬅ ﬆ ΆΈΉ"]], name="IGNORECASE: the equivalences PCRE2 lacks")
+case("""import re
+
+def f(s):
     return re.findall('^\\\\w+$', s, flags=re.M | re.IGNORECASE)
 """, rows=ROWS, name="MULTILINE | IGNORECASE")
 case("""import re
