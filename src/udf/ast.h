@@ -186,8 +186,10 @@ typedef enum udf_builtin {
   UDF_BI_RE_MATCH, UDF_BI_RE_SEARCH, UDF_BI_RE_FULLMATCH, UDF_BI_RE_SUB, UDF_BI_RE_SPLIT,
   UDF_BI_RE_FINDALL, UDF_BI_RE_ESCAPE, UDF_BI_RE_GROUP, UDF_BI_RE_START, UDF_BI_RE_END,
   UDF_BI_RE_GROUPS,
-  UDF_BI_RE_FINDITER /* (re, s): the iterable of a for loop or comprehension only; its type
-                      * is MATCH | UDF_TY_RE_MATCHES (types_re.h), its items re.Match */
+  UDF_BI_RE_FINDITER, /* (re, s): the iterable of a for loop or comprehension only; its type
+                       * is MATCH | UDF_TY_RE_MATCHES (types_re.h), its items re.Match */
+  UDF_BI_RE_SUBN_COUNT /* as SUB -> int: the number of replacements (re.subn is the tuple
+                        * display of SUB and SUBN_COUNT) */
 } udf_builtin;
 
 /* String methods. Each has fixed parameter slots (call.cargs[i], NULL = not given or given as

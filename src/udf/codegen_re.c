@@ -35,15 +35,20 @@ cg_val cg_re_call(cg *c, const udf_expr *e) {
     cg_release(c, s);
     return r;
   }
-  case UDF_BI_RE_SUB: {
+  case UDF_BI_RE_SUB:
+  case UDF_BI_RE_SUBN_COUNT: {
     cg_val repl = cg_expr(c, a[1]);
     cg_val s = cg_expr(c, a[2]);
     cg_val count = cg_expr(c, a[3]);
     LLVMValueRef n = cg_scratch(c, c->i64, "nsubs");
     LLVMValueRef args[5] = {pattern(c, a[0]), cg_spill(c, repl.v), cg_spill(c, s.v), count.v, n};
-    r = cg_new_str(c, "nrt_udf_rt_re_sub", "i:psslLsp", args, 5);
+    cg_val made = cg_new_str(c, "nrt_udf_rt_re_sub", "i:psslLsp", args, 5);
     cg_release(c, s);
     cg_release(c, repl);
+    if (e->u.call.builtin == UDF_BI_RE_SUB)
+      return made;
+    cg_release(c, made);
+    r.v = LLVMBuildLoad2(c->b, c->i64, n, "nsubs");
     return r;
   }
   case UDF_BI_RE_SPLIT: {

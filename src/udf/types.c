@@ -883,7 +883,10 @@ static udf_type check_re_match(ck *c, udf_expr *e, udf_expr *recv, const char *n
 /* re.fn(...) (imports.h names it "re.fn"). */
 static udf_type check_re(ck *c, udf_expr *e, const char *fn) {
   udf_re_err er;
-  if (!udf_re_precheck(c->m, e, fn, &er)) return err(c, er.code, er.loc, "%s", er.msg);
+  if (!udf_re_precheck(c->m, c->a, e, fn, &er)) {
+    if (er.code == 0) return check_expr(c, &e); /* re.subn: now a tuple */
+    return err(c, er.code, er.loc, "%s", er.msg);
+  }
   bool unknown = false;
   for (int i = 0; i < e->u.call.nargs; i++)
     if (check_expr(c, &e->u.call.args[i]) == UNKNOWN) unknown = true;

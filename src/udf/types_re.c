@@ -45,6 +45,7 @@ static const re_sig sigs[] = {
     {"search", UDF_BI_RE_SEARCH, {"pattern", "string", "flags"}, 2},
     {"fullmatch", UDF_BI_RE_FULLMATCH, {"pattern", "string", "flags"}, 2},
     {"sub", UDF_BI_RE_SUB, {"pattern", "repl", "string", "count", "flags"}, 3},
+    {"subn.count", UDF_BI_RE_SUBN_COUNT, {"pattern", "repl", "string", "count", "flags"}, 3},
     {"split", UDF_BI_RE_SPLIT, {"pattern", "string", "maxsplit", "flags"}, 2},
     {"findall", UDF_BI_RE_FINDALL, {"pattern", "string", "flags"}, 2},
     {"finditer", UDF_BI_RE_FINDITER, {"pattern", "string", "flags"}, 2},
@@ -107,11 +108,39 @@ static int param_index(const re_sig *s, const char *name) {
   return -1;
 }
 
-bool udf_re_precheck(udf_module *m, udf_expr *e, const char *fn, udf_re_err *er) {
-  if (strcmp(fn, "subn") == 0)
-    return fail(er, NRT_EUNSUPPORTED, e->loc,
-                "unsupported: re.subn (its (str, int) result; use re.sub, and len(re.findall(...)) "
-                "for the count)"), false;
+/* re.subn(...) becomes the tuple display (re.sub(...), <its count>), whose use the checker
+ * then rules on (unpacking: `new, n = re.subn(...)`). The arguments are evaluated twice: they
+ * have no side effects a UDF could see (only the time). */
+static bool subn_as_tuple(udf_arena *a, udf_expr *e, udf_re_err *er) {
+  udf_expr **items = udf_arena_alloc(a, 2 * sizeof *items);
+  if (!items) return fail(er, NRT_ENOMEM, e->loc, "out of memory"), false;
+  for (int k = 0; k < 2; k++) {
+    udf_expr *name = udf_arena_alloc(a, sizeof *name);
+    udf_expr *call = udf_arena_alloc(a, sizeof *call);
+    if (!name || !call) return fail(er, NRT_ENOMEM, e->loc, "out of memory"), false;
+    name->kind = UDF_E_NAME;
+    name->loc = e->u.call.func->loc;
+    name->u.name.id = k == 0 ? "re.sub" : "re.subn.count"; /* no import can spell the second */
+    *call = *e;
+    call->u.call.func = name;
+    items[k] = call;
+  }
+  e->kind = UDF_E_TUPLE;
+  memset(&e->u, 0, sizeof e->u);
+  e->u.seq.items = items;
+  e->u.seq.n = 2;
+  er->code = 0; /* check e again */
+  return false;
+}
+
+bool udf_re_precheck(udf_module *m, udf_arena *a, udf_expr *e, const char *fn, udf_re_err *er) {
+  if (strcmp(fn, "subn") == 0) {
+    udf_expr **slots[5];
+    re_sig subn = *sig_of("sub");
+    subn.fn = "subn"; /* for the messages */
+    if (!bind_args(e, &subn, slots, er)) return false;
+    return subn_as_tuple(a, e, er);
+  }
   if (strcmp(fn, "compile") == 0)
     return fail(er, NRT_EUNSUPPORTED, e->loc,
                 "unsupported: re.compile and pattern objects (pass the pattern literal to "
@@ -226,14 +255,16 @@ udf_type udf_re_check_call(udf_module *m, udf_arena *a, bool final, udf_expr *e,
                   pat->loc, "%s", msg);
     if (idx > 0xffff) return fail(er, NRT_EUNSUPPORTED, pat->loc, "unsupported: over 65536 patterns");
     udf_re *re = udf_re_set_get(m->res, idx);
-    udf_expr *subject = *slots[s->b == UDF_BI_RE_SUB ? 2 : 1];
+    bool sub = s->b == UDF_BI_RE_SUB || s->b == UDF_BI_RE_SUBN_COUNT;
+    udf_expr *subject = *slots[sub ? 2 : 1];
     if (!str_arg(subject, er)) return UDF_TY_UNKNOWN;
     if (final) {
       cargs[0] = int_node(a, pat->loc, idx);
       if (!cargs[0]) return fail(er, NRT_ENOMEM, e->loc, "out of memory");
     }
     switch (s->b) {
-    case UDF_BI_RE_SUB: {
+    case UDF_BI_RE_SUB:
+    case UDF_BI_RE_SUBN_COUNT: {
       udf_expr *repl = *slots[1];
       if (repl->kind != UDF_E_STR)
         return fail(er, NRT_EUNSUPPORTED, repl->loc,
@@ -250,7 +281,7 @@ udf_type udf_re_check_call(udf_module *m, udf_arena *a, bool final, udf_expr *e,
         if (!cargs[3]) return fail(er, NRT_ENOMEM, e->loc, "out of memory");
         e->u.call.ncargs = 4;
       }
-      result = UDF_TY_STR;
+      result = s->b == UDF_BI_RE_SUB ? UDF_TY_STR : UDF_TY_INT;
       break;
     }
     case UDF_BI_RE_SPLIT: {

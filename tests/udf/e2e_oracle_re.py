@@ -141,6 +141,14 @@ def lambda_free(s):
     return '*'
 """, rows=ROWS, name="sub with a replacement computed by a helper (a str)")
 
+case("""import re
+
+def f(s):
+    new, n = re.subn(r'(\\w)\\w*', r'\\1.', s, flags=re.I)
+    a, b = re.subn('x*', '-', s, 3)
+    return new + str(n) + a + str(b)
+""", rows=ROWS, name="new, n = re.subn(...)")
+
 # --- re.split / re.findall / re.escape
 case("""import re
 

@@ -102,9 +102,10 @@ static const bad cases[] = {
     {"import re\ndef f(s):\n    return re.compile('a').search(s) is None\n", UNS, 3, 12,
      "unsupported: re.compile and pattern objects (pass the pattern literal to re.match, "
      "re.sub, ...: it is compiled once per UDF)"},
-    {"import re\ndef f(s):\n    return re.subn('a', 'b', s)\n", UNS, 3, 12,
-     "unsupported: re.subn (its (str, int) result; use re.sub, and len(re.findall(...)) for "
-     "the count)"},
+    {"import re\ndef f(s):\n    t = re.subn('a', 'b', s)\n    return s\n", UNS, 3, 5,
+     "unsupported: a tuple of mixed types stored in a variable (only tuples of str)"},
+    {"import re\ndef f(s):\n    a, b = re.subn('a', s)\n    return s\n", TYP, 3, 12,
+     "subn() missing 1 required positional argument: 'string'"},
     {"import re\ndef f(s):\n    it = re.finditer('a', s)\n    return s\n", UNS, 3, 10,
      "unsupported: re.finditer outside the iterable of a for loop or comprehension (an "
      "iterator as a value)"},
