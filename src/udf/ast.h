@@ -188,8 +188,12 @@ typedef enum udf_builtin {
   UDF_BI_RE_GROUPS,
   UDF_BI_RE_FINDITER, /* (re, s): the iterable of a for loop or comprehension only; its type
                        * is MATCH | UDF_TY_RE_MATCHES (types_re.h), its items re.Match */
-  UDF_BI_RE_SUBN_COUNT /* as SUB -> int: the number of replacements (re.subn is the tuple
-                        * display of SUB and SUBN_COUNT) */
+  UDF_BI_RE_SUBN_COUNT, /* as SUB -> int: the number of replacements (re.subn is the tuple
+                         * display of SUB and SUBN_COUNT) */
+  UDF_BI_RE_SUB_FN,  /* re.sub with a function: (re, call, s, count) where call is the UDF_CALL_FUNC
+                      * of the module's def on a CURRENT node; type str (or int: the count, for
+                      * re.subn's) */
+  UDF_BI_RE_CURRENT  /* () the match being replaced by SUB_FN: re.Match, borrowed */
 } udf_builtin;
 
 /* String methods. Each has fixed parameter slots (call.cargs[i], NULL = not given or given as

@@ -113,6 +113,7 @@ typedef struct cg {
   int nexc;
   long finally_stmts; /* statements emitted as copies of finally blocks (bounded) */
   int ret_frame;          /* frame slot of a return's value waiting for finally blocks, or -1 */
+  cg_val re_cur;          /* the match re.sub's replacement function is called on (codegen_re.c) */
   LLVMValueRef ret_slot;  /* its value (made on first use) */
   int nlits;
 } cg;

@@ -94,6 +94,8 @@ int32_t nrt_udf_rt_re_match(struct nrt_error *err, const void *rep, const nrt_st
   return rc;
 }
 
+static re_match *match_of(nrt_meminfo *mi) { return mi->data; }
+
 /* ------------------------------------------------------------------ iterating the matches */
 
 typedef struct re_iter {
@@ -360,6 +362,11 @@ int32_t nrt_udf_rt_re_split(struct nrt_error *err, const void *rep, const nrt_st
 
 int32_t nrt_udf_rt_re_finditer(struct nrt_error *err, const void *rep, const nrt_str *s,
                                nrt_meminfo **out) {
+  return nrt_udf_rt_re_finditer_n(err, rep, s, 0, out);
+}
+
+int32_t nrt_udf_rt_re_finditer_n(struct nrt_error *err, const void *rep, const nrt_str *s,
+                                 int64_t count, nrt_meminfo **out) {
   const udf_re *re = rep;
   *out = NULL;
   nrt_str_list *l;
@@ -371,7 +378,8 @@ int32_t nrt_udf_rt_re_finditer(struct nrt_error *err, const void *rep, const nrt
     return NRT_ENOMEM;
   }
   int f = 0;
-  while (rc == NRT_OK && (f = iter_next(&it, err)) == 1) {
+  while (rc == NRT_OK && count >= 0 && (count == 0 || l->len < count) &&
+         (f = iter_next(&it, err)) == 1) {
     nrt_meminfo *mi;
     rc = new_match(re, s, it.md, &mi, err);
     if (rc == NRT_OK) {
@@ -387,6 +395,28 @@ int32_t nrt_udf_rt_re_finditer(struct nrt_error *err, const void *rep, const nrt
   }
   *out = l->mi;
   return NRT_OK;
+}
+
+int32_t nrt_udf_rt_re_assemble(const nrt_str *s, nrt_meminfo *matches, nrt_meminfo *repls,
+                               nrt_str *out, struct nrt_error *err) {
+  const nrt_str_list *ml = matches->data, *rl = repls->data;
+  if (ml->len == 0) {
+    nrt_str_retain(s);
+    *out = *s;
+    return NRT_OK;
+  }
+  buf b = {NULL, 0, 0, NRT_OK, err};
+  int64_t last = 0;
+  for (int64_t k = 0; k < ml->len && k < rl->len; k++) {
+    const re_match *m = match_of(ml->items[k].mi);
+    put(&b, s->data + last, (size_t)(m->off[0] - last));
+    put(&b, rl->items[k].data, (size_t)rl->items[k].len);
+    last = m->off[1];
+  }
+  put(&b, s->data + last, (size_t)(s->len - last));
+  int rc = b.rc ? b.rc : nrt_str_new(b.p, (int64_t)b.n, out, err);
+  nrt_free(b.p, b.cap);
+  return rc;
 }
 
 int32_t nrt_udf_rt_re_findall(struct nrt_error *err, const void *rep, const nrt_str *s,
@@ -443,8 +473,6 @@ int32_t nrt_udf_rt_re_escape(const nrt_str *s, nrt_str *out, struct nrt_error *e
 }
 
 /* ------------------------------------------------------------------ match objects */
-
-static re_match *match_of(nrt_meminfo *mi) { return mi->data; }
 
 int32_t nrt_udf_rt_re_group(nrt_meminfo *mi, int64_t g, nrt_str *out, struct nrt_error *err) {
   re_match *m = match_of(mi);

@@ -24,6 +24,12 @@ int32_t nrt_udf_rt_re_split(struct nrt_error *err, const void *re, const nrt_str
 /* re.finditer(re, s): a list whose items' MemInfos are the match objects (data "", len 0). */
 int32_t nrt_udf_rt_re_finditer(struct nrt_error *err, const void *re, const nrt_str *s,
                                nrt_meminfo **out);
+/* As finditer, at most `count` matches when count > 0, none when count < 0 (re.sub's count). */
+int32_t nrt_udf_rt_re_finditer_n(struct nrt_error *err, const void *re, const nrt_str *s,
+                                 int64_t count, nrt_meminfo **out);
+/* re.sub with a function: s with match k (of finditer's list) replaced by item k of repls. */
+int32_t nrt_udf_rt_re_assemble(const nrt_str *s, nrt_meminfo *matches, nrt_meminfo *repls,
+                               nrt_str *out, struct nrt_error *err);
 int32_t nrt_udf_rt_re_findall(struct nrt_error *err, const void *re, const nrt_str *s,
                               nrt_meminfo **out);
 int32_t nrt_udf_rt_re_escape(const nrt_str *s, nrt_str *out, struct nrt_error *err);

@@ -133,7 +133,53 @@ static bool subn_as_tuple(udf_arena *a, udf_expr *e, udf_re_err *er) {
   return false;
 }
 
+/* re.sub(p, f, s) with f a def of the module: the replacement slot becomes the call
+ * f(<the current match>) (a CURRENT node typed with the pattern), which the checker then types
+ * as any call of f, and SUB_FN calls once per match. */
+static bool repl_function(udf_module *m, udf_arena *a, udf_expr **slots[5], const re_sig *s,
+                          udf_re_err *er) {
+  udf_expr *pat = *slots[0], *fname = *slots[1];
+  if (pat->kind != UDF_E_STR) return true; /* reported when checked */
+  int fi = param_index(s, "flags");
+  int flags = slots[fi] && (*slots[fi])->kind == UDF_E_INT ? (int)(*slots[fi])->u.ival : 0;
+  char msg[300];
+  int idx = udf_re_set_add(&m->res, pat->u.str.data, (size_t)pat->u.str.len, flags, msg,
+                           sizeof msg);
+  if (idx < 0)
+    return fail(er, strncmp(msg, "unsupported", 11) == 0 ? NRT_EUNSUPPORTED : NRT_EVALUE,
+                pat->loc, "%s", msg), false;
+  udf_expr *cur_name = udf_arena_alloc(a, sizeof *cur_name);
+  udf_expr *cur = udf_arena_alloc(a, sizeof *cur);
+  udf_expr *call = udf_arena_alloc(a, sizeof *call);
+  udf_expr **cur_args = udf_arena_alloc(a, sizeof *cur_args);
+  udf_expr **call_args = udf_arena_alloc(a, sizeof *call_args);
+  udf_expr *idx_node = udf_arena_alloc(a, sizeof *idx_node);
+  if (!cur_name || !cur || !call || !cur_args || !call_args || !idx_node)
+    return fail(er, NRT_ENOMEM, fname->loc, "out of memory"), false;
+  idx_node->kind = UDF_E_INT;
+  idx_node->loc = fname->loc;
+  idx_node->u.ival = idx;
+  cur_name->kind = UDF_E_NAME;
+  cur_name->loc = fname->loc;
+  cur_name->u.name.id = "re.current.match"; /* no import can spell it */
+  cur_args[0] = idx_node;
+  cur->kind = UDF_E_CALL;
+  cur->loc = fname->loc;
+  cur->u.call.func = cur_name;
+  cur->u.call.args = cur_args;
+  cur->u.call.nargs = 1;
+  call_args[0] = cur;
+  call->kind = UDF_E_CALL;
+  call->loc = fname->loc;
+  call->u.call.func = fname;
+  call->u.call.args = call_args;
+  call->u.call.nargs = 1;
+  *slots[1] = call;
+  return true;
+}
+
 bool udf_re_precheck(udf_module *m, udf_arena *a, udf_expr *e, const char *fn, udf_re_err *er) {
+  if (strcmp(fn, "current.match") == 0) return true;
   if (strcmp(fn, "subn") == 0) {
     udf_expr **slots[5];
     re_sig subn = *sig_of("sub");
@@ -157,9 +203,7 @@ bool udf_re_precheck(udf_module *m, udf_arena *a, udf_expr *e, const char *fn, u
   if (r >= 0 && (*slots[r])->kind == UDF_E_NAME) {
     for (int i = 0; i < m->nfuncs; i++)
       if (strcmp(m->funcs[i]->name, (*slots[r])->u.name.id) == 0)
-        return fail(er, NRT_EUNSUPPORTED, (*slots[r])->loc,
-                    "unsupported: a function as the replacement of re.sub (write a template "
-                    "string with \\1 or \\g<name>)"), false;
+        return repl_function(m, a, slots, s, er);
   }
   return true;
 }
@@ -216,6 +260,15 @@ static int index_of_type(udf_type t) {
 
 udf_type udf_re_check_call(udf_module *m, udf_arena *a, bool final, udf_expr *e, const char *fn,
                            bool as_iterable, udf_re_err *er) {
+  if (strcmp(fn, "current.match") == 0) { /* (index): made by repl_function */
+    if (final) {
+      e->u.call.ckind = UDF_CALL_BUILTIN;
+      e->u.call.builtin = UDF_BI_RE_CURRENT;
+      e->u.call.cargs = NULL;
+      e->u.call.ncargs = 0;
+    }
+    return e->type = match_type((int)e->u.call.args[0]->u.ival) & ~(udf_type)UDF_TY_NULLABLE;
+  }
   const re_sig *s = sig_of(fn);
   udf_expr **slots[5];
   if (!s || !bind_args(e, s, slots, er)) return UDF_TY_UNKNOWN;
@@ -266,10 +319,19 @@ udf_type udf_re_check_call(udf_module *m, udf_arena *a, bool final, udf_expr *e,
     case UDF_BI_RE_SUB:
     case UDF_BI_RE_SUBN_COUNT: {
       udf_expr *repl = *slots[1];
-      if (repl->kind != UDF_E_STR)
+      const udf_expr *cur = repl->kind == UDF_E_CALL && repl->u.call.nargs == 1
+                                ? repl->u.call.args[0] : NULL; /* made by repl_function */
+      bool fn_repl = cur && cur->kind == UDF_E_CALL && cur->u.call.func->kind == UDF_E_NAME &&
+                     strcmp(cur->u.call.func->u.name.id, "re.current.match") == 0;
+      if (fn_repl && repl->type != UDF_TY_STR)
+        return fail(er, NRT_EUNSUPPORTED, repl->loc,
+                    "unsupported: a replacement function returning %s (it must return str)",
+                    udf_type_name(repl->type));
+      if (!fn_repl && repl->kind != UDF_E_STR)
         return fail(er, NRT_EUNSUPPORTED, repl->loc,
                     "unsupported: a replacement that is not a string literal in re.sub");
-      if (udf_re_check_template(re, repl->u.str.data, repl->u.str.len, msg, sizeof msg))
+      if (!fn_repl &&
+          udf_re_check_template(re, repl->u.str.data, repl->u.str.len, msg, sizeof msg))
         return fail(er, strncmp(msg, "IndexError", 10) == 0 ? NRT_EINDEX : NRT_EVALUE,
                     repl->loc, "%s", msg);
       udf_expr *count = NULL;
@@ -282,6 +344,12 @@ udf_type udf_re_check_call(udf_module *m, udf_arena *a, bool final, udf_expr *e,
         e->u.call.ncargs = 4;
       }
       result = s->b == UDF_BI_RE_SUB ? UDF_TY_STR : UDF_TY_INT;
+      if (fn_repl && final) {
+        e->u.call.ckind = UDF_CALL_BUILTIN;
+        e->u.call.builtin = UDF_BI_RE_SUB_FN;
+        e->u.call.cargs = cargs;
+        return e->type = result;
+      }
       break;
     }
     case UDF_BI_RE_SPLIT: {

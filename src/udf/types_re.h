@@ -24,6 +24,7 @@ typedef struct udf_re_err {
  * literal and rejects arguments that are not values (a function as sub's replacement).
  * False with *er set on error; false with er->code 0 when e was rewritten (re.subn into a
  * tuple display of re.sub and its count) and must be checked again. */
+/* (re.sub with a def as the replacement becomes a call of it on the current match.) */
 bool udf_re_precheck(udf_module *m, udf_arena *a, udf_expr *e, const char *fn, udf_re_err *er);
 /* re.<fn>(...) whose arguments are checked: its type, or UDF_TY_UNKNOWN with *er.
  * as_iterable: the call is the iterable of a for loop or comprehension (re.finditer). */

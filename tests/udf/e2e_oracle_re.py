@@ -149,6 +149,41 @@ def f(s):
     return new + str(n) + a + str(b)
 """, rows=ROWS, name="new, n = re.subn(...)")
 
+case("""import re
+
+def swap(m):
+    rest = m.group(2)
+    if rest is None:
+        return m[1].upper()
+    return rest + m.group(1) + str(m.start())
+
+def f(s):
+    return re.sub(r'(\\w)(\\w+)?', swap, s, count=4)
+""", rows=ROWS, name="re.sub with a replacement function")
+case("""import re
+
+def rep(m):
+    return '<' + m.group() * 2 + '>'
+
+def empty(m):
+    return '<' + m.group() + str(m.end()) + '>'
+
+def f(s):
+    a, n = re.subn('[aeiouäöüé]', rep, s, flags=re.I)
+    return a + str(n) + re.sub('x*', empty, s)
+""", rows=ROWS, name="re.subn with a function, empty matches")
+case("""import re
+
+def rep(m):
+    return str(10 // (m.end() - m.start() - 1))
+
+def f(s):
+    try:
+        return re.sub(r'\\w+', rep, s)
+    except ZeroDivisionError as e:
+        return 'caught ' + str(e)
+""", rows=ROWS, name="an exception raised by the replacement function")
+
 # --- re.split / re.findall / re.escape
 case("""import re
 

@@ -109,9 +109,10 @@ static const bad cases[] = {
     {"import re\ndef f(s):\n    it = re.finditer('a', s)\n    return s\n", UNS, 3, 10,
      "unsupported: re.finditer outside the iterable of a for loop or comprehension (an "
      "iterator as a value)"},
-    {"import re\ndef r(m):\n    return 'x'\ndef f(s):\n    return re.sub('a', r, s)\n", UNS, 5,
-     24, "unsupported: a function as the replacement of re.sub (write a template string with "
-     "\\1 or \\g<name>)"},
+    {"import re\ndef r(m):\n    return None\ndef f(s):\n    return re.sub('a', r, s)\n", UNS, 5,
+     24, "unsupported: a replacement function returning NoneType (it must return str)"},
+    {"import re\ndef r(m, n):\n    return ''\ndef f(s):\n    return re.sub('a', r, s)\n", TYP, 5,
+     24, "r() missing 1 required positional argument: 'n'"},
     {"import re\ndef f(s):\n    return re.sub('a', s, s)\n", UNS, 3, 24,
      "unsupported: a replacement that is not a string literal in re.sub"},
     {"import re\ndef f(s):\n    return re.sub('(a)', r'\\2', s)\n", NRT_EVALUE, 3, 26,

@@ -86,6 +86,8 @@ int main(void) {
       "straße ǅemal", "x y", "😀 2020-12-31 😀", "no date here", "   ", "Ελληνικά 1234-56-78"};
   const char *src =
       "import re\n"
+      "def up(m):\n"
+      "    return m.group().upper() + str(m.end())\n"
       "def f(s):\n"
       "    m = re.search(r'(?P<y>\\d{4})-(\\d\\d)-(\\d\\d)', s)\n"
       "    words = re.split(r'\\s+', s.strip())\n"
@@ -95,7 +97,8 @@ int main(void) {
       "    for w in re.finditer(r'(?i)[a-zß]+', s):\n"
       "        a, b = w.span()\n"
       "        out += w[0][:1] + str(b - a)\n"
-      "    return out + '|' + ','.join(re.findall(r'\\w+', s)) + str(len(words))\n";
+      "    return (out + '|' + ','.join(re.findall(r'\\w+', s)) + re.sub(r'\\w\\b', up, s) +\n"
+      "        str(len(words)))\n";
   struct udf_trial t = {compile(src), column(rows, 11), 2, 3, 11};
   if (t.udf) {
     CHECK_EQ_INT(udf_apply_trial(&t), NRT_OK);
