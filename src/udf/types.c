@@ -816,6 +816,17 @@ static udf_type check_seq(ck *c, udf_expr *e) {
 
 static udf_var *none_test(const udf_expr *t, bool *is_none);
 
+/* `a and (x := ...) is not None and m` held (held true): every such name is not None;
+ * `x is None or m is None or ...` failed (held false): likewise. */
+static void narrow_when(ck *c, const udf_expr *t, bool held) {
+  if (t->kind != UDF_E_BOOLOP || t->u.boolop.op != (held ? UDF_BOOL_AND : UDF_BOOL_OR)) return;
+  for (int i = 0; i < t->u.boolop.n; i++) {
+    bool is_none = false;
+    udf_var *v = none_test(t->u.boolop.values[i], &is_none);
+    if (v && is_none != held) narrow(c, v);
+  }
+}
+
 static udf_type check_ifexp(ck *c, udf_expr *e) {
   udf_type tt = check_cond(c, &e->u.ifexp.test);
   /* `x.f() if x is not None else d` (or `if m` on a match): x is not None in the body. */
@@ -823,9 +834,11 @@ static udf_type check_ifexp(ck *c, udf_expr *e) {
   udf_var *nv = tt == UNKNOWN ? NULL : none_test(e->u.ifexp.test, &is_none);
   int saved = c->nnarrowed;
   if (nv && !is_none) narrow(c, nv);
+  if (tt != UNKNOWN) narrow_when(c, e->u.ifexp.test, true);
   udf_type bt = check_expr(c, &e->u.ifexp.body);
   c->nnarrowed = saved;
   if (nv && is_none) narrow(c, nv);
+  if (tt != UNKNOWN) narrow_when(c, e->u.ifexp.test, false);
   udf_type ot = check_expr(c, &e->u.ifexp.orelse);
   c->nnarrowed = saved;
   if (tt == UNKNOWN || bt == UNKNOWN || ot == UNKNOWN) return UNKNOWN;
@@ -1793,8 +1806,15 @@ static udf_type check_cond(ck *c, udf_expr **ep) {
   if (stop(c)) return UNKNOWN;
   if (e->kind == UDF_E_BOOLOP) {
     bool unknown = false;
-    for (int i = 0; i < e->u.boolop.n; i++)
+    int saved = c->nnarrowed;
+    for (int i = 0; i < e->u.boolop.n; i++) {
       if (check_cond(c, &e->u.boolop.values[i]) == UNKNOWN) unknown = true;
+      /* `m and m.group()`, `m is None or m.end()`: not None in the operands after the test */
+      bool is_none = false;
+      udf_var *nv = none_test(e->u.boolop.values[i], &is_none);
+      if (nv && is_none == (e->u.boolop.op == UDF_BOOL_OR)) narrow(c, nv);
+    }
+    c->nnarrowed = saved;
     if (unknown) return UNKNOWN;
     return e->type = UDF_TY_BOOL;
   }
@@ -1821,10 +1841,18 @@ static void check_block(ck *c, udf_block *b);
 
 /* `x is None` / `x is not None` on a nullable variable x: returns x. */
 static udf_var *none_test(const udf_expr *t, bool *is_none) {
-  /* `if m:` / `if not m:` on a match that may be None: a match object is always true. */
+  /* `if m and ...:`: m is not None in the body. */
+  if (t->kind == UDF_E_BOOLOP && t->u.boolop.op == UDF_BOOL_AND)
+    for (int i = 0; i < t->u.boolop.n; i++) {
+      udf_var *v = none_test(t->u.boolop.values[i], is_none);
+      if (v && !*is_none) return v;
+    }
+  /* `if m:` / `if not m:` on a match that may be None: a match object is always true;
+   * `if (m := re.search(...)):` too. */
   bool negated = t->kind == UDF_E_UNARY && t->u.unary.op == UDF_UOP_NOT;
   const udf_expr *m = negated ? t->u.unary.operand : t;
   if (m->kind == UDF_E_TRUTH) m = m->u.truth.operand;
+  if (m->kind == UDF_E_NAMED) m = m->u.named.target;
   if (m->kind == UDF_E_NAME && m->u.name.var && nullable(m->u.name.var->type) &&
       base(m->u.name.var->type) == UDF_TY_MATCH) {
     *is_none = negated;
@@ -1835,6 +1863,7 @@ static udf_var *none_test(const udf_expr *t, bool *is_none) {
   if (op != UDF_CMP_IS && op != UDF_CMP_IS_NOT) return NULL;
   const udf_expr *l = t->u.compare.operands[0], *r = t->u.compare.operands[1];
   const udf_expr *name = l->kind == UDF_E_NONE ? r : r->kind == UDF_E_NONE ? l : NULL;
+  if (name && name->kind == UDF_E_NAMED) name = name->u.named.target; /* (x := ...) is None */
   if (!name || name->kind != UDF_E_NAME || !name->u.name.var) return NULL;
   if (!nullable(name->u.name.var->type)) return NULL;
   *is_none = op == UDF_CMP_IS;
@@ -2097,9 +2126,11 @@ static void check_stmt(ck *c, udf_stmt *s) {
     udf_var *nv = none_test(s->u.if_.test, &is_none);
     int saved = c->nnarrowed;
     if (nv && !is_none) narrow(c, nv);
+    narrow_when(c, s->u.if_.test, true);
     check_block(c, &s->u.if_.body);
     c->nnarrowed = saved;
     if (nv && is_none) narrow(c, nv);
+    narrow_when(c, s->u.if_.test, false);
     check_block(c, &s->u.if_.orelse);
     c->nnarrowed = saved;
     if (nv && ((is_none && block_exits(&s->u.if_.body)) ||

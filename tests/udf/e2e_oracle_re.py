@@ -96,6 +96,17 @@ def f(s):
     return n
 """, rows=ROWS, name="match in a loop, class with a non-ASCII range")
 
+case("""import re
+
+def f(s):
+    if (m := re.search(r'(\\d)(\\d)?', s)) and (g := m.group(2)) is not None:
+        return g + m[1]
+    if (m2 := re.match('[a-z]', s)) is not None:
+        return m2.group() + str(m2.end())
+    m3 = re.search('é|ß', s)
+    return 'none' if m3 is None or m3.start() > 3 else m3.group()
+""", rows=ROWS, name="walrus, and/or chains narrowing a match")
+
 # --- re.sub
 case("""import re
 
