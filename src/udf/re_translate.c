@@ -488,7 +488,9 @@ static int extension(tr *s, size_t open_at, bool at_start) {
     char n = s->i + 1 < s->len ? s->p[s->i + 1] : 0;
     if (n == '=' || n == '!') {
       s->i += 2;
-      out(s, n == '=' ? "(?<=" : "(?<!");
+      /* The body in a group: PCRE2 then wants one width for all of it, as Python does
+       * (alone, PCRE2 allows top-level alternatives of different widths). */
+      out(s, n == '=' ? "(?<=(?:" : "(?<!(?:");
       return push(s, n == '=' ? FR_LOOKBEHIND : FR_NEGBEHIND, open_at, 0);
     }
     char m[48];
@@ -637,10 +639,7 @@ static int close_group(tr *s) {
   size_t close_at = s->i++;
   if (s->depth == 0) return re_error(s, close_at, "unbalanced parenthesis");
   frame *f = &s->fr[--s->depth];
-  out(s, ")");
-  if (f->kind == FR_LOOKBEHIND || f->kind == FR_NEGBEHIND) {
-    if (f->alts) return fail(s, "re.error: look-behind requires fixed-width pattern");
-  }
+  out(s, f->kind == FR_LOOKBEHIND || f->kind == FR_NEGBEHIND ? "))" : ")");
   if (f->kind == FR_COND && f->alts > 1)
     return re_error(s, close_at, "conditional backref with more than two branches");
   int last = s->t->ngroups;

@@ -300,7 +300,7 @@ def f(s):
 case("""import re
 
 def f(s):
-    return re.sub(r'(?<=a)b|(?<!x)c(?=a)', '_', s) + str(bool(re.search(r'\\Aab|c\\Z|\\n$', s)))
+    return re.sub(r'(?<=a)b|(?<!x)c(?=a)|(?<=ab|cd|\\d\\w)[a-z]', '_', s) + str(bool(re.search(r'\\Aab|c\\Z|\\n$', s)))
 """, rows=ROWS, name="lookarounds, \\A \\Z $")
 case("""import re
 
