@@ -2138,12 +2138,21 @@ static void check_stmt(ck *c, udf_stmt *s) {
       narrow(c, nv); /* for the rest of the enclosing block */
     break;
   }
-  case UDF_S_WHILE:
+  case UDF_S_WHILE: {
     kill_assigned(c, &s->u.while_.body);
     check_cond(c, &s->u.while_.test);
+    /* `while m:` / `while (m := re.search(...)) is not None:`: not None in the body (until
+     * assigned there) */
+    bool is_none = false;
+    udf_var *nv = none_test(s->u.while_.test, &is_none);
+    int saved = c->nnarrowed;
+    if (nv && !is_none) narrow(c, nv);
+    narrow_when(c, s->u.while_.test, true);
     check_block(c, &s->u.while_.body);
+    c->nnarrowed = saved;
     check_block(c, &s->u.while_.orelse);
     break;
+  }
   case UDF_S_FOR: {
     udf_type it = check_iterable(c, &s->u.for_.iter);
     kill_assigned(c, &s->u.for_.body);

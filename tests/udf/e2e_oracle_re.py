@@ -107,6 +107,21 @@ def f(s):
     return 'none' if m3 is None or m3.start() > 3 else m3.group()
 """, rows=ROWS, name="walrus, and/or chains narrowing a match")
 
+case("""import re
+
+def f(s):
+    out = ''
+    m = re.search(r'\\w+', s)
+    while m:
+        out += m.group()[::-1] + '.'
+        s = s[m.end():]
+        m = re.search(r'\\w+', s)
+    while (m2 := re.match('.', s)) is not None and len(out) < 40:
+        out += m2[0]
+        s = s[1:]
+    return out
+""", rows=ROWS, name="while m: / while (m := ...) is not None")
+
 # --- re.sub
 case("""import re
 
