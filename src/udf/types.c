@@ -49,6 +49,8 @@ typedef struct ck {
 #define UNKNOWN UDF_TY_UNKNOWN
 
 static udf_type base(udf_type t) { return udf_type_base(t); }
+/* t without None: the kind and its type parameters (a match's pattern, a container's items). */
+static udf_type strip(udf_type t) { return t & ~(udf_type)UDF_TY_NULLABLE; }
 static bool nullable(udf_type t) { return udf_type_is_nullable(t); }
 static bool is_num(udf_type t) {
   return t == UDF_TY_INT || t == UDF_TY_FLOAT || t == UDF_TY_BOOL;
@@ -268,9 +270,9 @@ static void join_var(ck *c, udf_var *v, udf_type t) {
     nt = old | UDF_TY_NULLABLE;
   else if (old == UDF_TY_NONE && base(t) != UDF_TY_NONE)
     nt = t | UDF_TY_NULLABLE;
-  else if (nullable(old) && (base(t) == base(old)))
+  else if (nullable(old) && strip(t) == strip(old))
     nt = old;
-  else if (nullable(t) && base(t) == base(old))
+  else if (nullable(t) && strip(t) == strip(old))
     nt = t;
   if (nt != old) {
     v->type = nt;
@@ -298,7 +300,7 @@ static void unnarrow(ck *c, const udf_var *v) {
 /* May a value of type `from` be stored where `to` is expected? */
 static bool assignable(udf_type from, udf_type to) {
   if (from == to) return true;
-  if (nullable(to) && (from == UDF_TY_NONE || from == base(to))) return true;
+  if (nullable(to) && (from == UDF_TY_NONE || from == strip(to))) return true;
   return false;
 }
 
@@ -849,7 +851,7 @@ static udf_type check_ifexp(ck *c, udf_expr *e) {
     t = ot | UDF_TY_NULLABLE;
   else if (ot == UDF_TY_NONE && base(bt) != UDF_TY_NONE)
     t = bt | UDF_TY_NULLABLE;
-  else if (base(bt) == base(ot))
+  else if (strip(bt) == strip(ot))
     t = bt | UDF_TY_NULLABLE;
   else
     return err(c, NRT_EUNSUPPORTED, e->loc,
@@ -1758,7 +1760,7 @@ static udf_type check_expr(ck *c, udf_expr **ep) {
     udf_type t = check_name(c, e);
     udf_var *v = e->u.name.var;
     if (t != UNKNOWN && nullable(t) && v && is_narrowed(c, v)) {
-      t = base(t);
+      t = strip(t);
       if (c->final)
         cast_to(c, ep, t); /* a UDF_E_CAST from T | None to T */
       else
@@ -1946,7 +1948,7 @@ static udf_type return_join(ck *c, udf_type r, udf_loc loc) {
   if (old == r) nt = old;
   else if (r == UDF_TY_NONE && base(old) != UDF_TY_NONE) nt = old | UDF_TY_NULLABLE;
   else if (old == UDF_TY_NONE && base(r) != UDF_TY_NONE) nt = r | UDF_TY_NULLABLE;
-  else if (base(old) == base(r)) nt = old | r;
+  else if (strip(old) == strip(r)) nt = old | r;
   else
     return err(c, NRT_EUNSUPPORTED, loc,
                "unsupported: function '%s' returns %s (line %d) and %s here; a function "

@@ -430,7 +430,12 @@ static bool group_arg(const udf_re *re, udf_expr *x, int *g, udf_re_err *er) {
     *g = -1;
     return true;
   }
-  fail(er, NRT_EINDEX, x->loc, "IndexError: no such group");
+  if (x->type == UDF_TY_STR)
+    fail(er, NRT_EUNSUPPORTED, x->loc,
+         "unsupported: a group name that is not a string literal (names are resolved when "
+         "compiling)");
+  else
+    fail(er, NRT_EINDEX, x->loc, "IndexError: no such group");
   return false;
 }
 

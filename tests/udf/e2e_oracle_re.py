@@ -122,6 +122,17 @@ def f(s):
     return out
 """, rows=ROWS, name="while m: / while (m := ...) is not None")
 
+case("""import re
+
+def f(s):
+    a = re.findall('(x)', s)
+    m = re.search(r'(?P<w>\\w)(?P<rest>\\w+)?', s)
+    if m is None:
+        return str(len(a))
+    r = m.group('rest')
+    return m['w'] + ('-' if r is None else r) + str(m.end('w')) + str(len(a))
+""", rows=ROWS, name="a narrowed match keeps its pattern (names, optional groups)")
+
 # --- re.sub
 case("""import re
 

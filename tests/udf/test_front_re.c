@@ -160,6 +160,14 @@ static const bad cases[] = {
      "        return m.group(1).upper()\n    return ''\n", TYP, 5, 16,
      "calling a method of a value of type str | None that may be None; such a value can only "
      "be returned, assigned or tested with 'is None'"},
+    {"import re\ndef f(s):\n    m = re.search('(?P<x>a)', s)\n    if m:\n        return m[s]\n"
+     "    return ''\n", UNS, 5, 18,
+     "unsupported: a group name that is not a string literal (names are resolved when "
+     "compiling)"},
+    {"import re\ndef f(s):\n    m = re.search('(a)', s)\n    n = re.search('(b)', s)\n"
+     "    if n:\n        m = n\n    return ''\n", TYP, 6, 9,
+     "variable 'm' has type re.Match | None; cannot assign a value of type re.Match (a "
+     "variable keeps one type)"},
     {"import re\ndef f(s):\n    g = re.sub\n    return s\n", UNS, 3, 9,
      "unsupported: functions as values ('re.sub')"},
 };
