@@ -199,7 +199,25 @@ typedef enum udf_builtin {
   UDF_BI_SORTED,       /* (iterable: str|list|tuple, key, reverse, keyvar) -> list */
   UDF_BI_MIN_KEY,      /* min(iterable, key=, default=): (iterable, key, default, keyvar) */
   UDF_BI_MAX_KEY,      /* -> the item type (the default's type too) */
-  UDF_BI_SUM           /* sum(list of int|float) -> int|float: cargs[0] the list */
+  UDF_BI_SUM,          /* sum(list of int|float) -> int|float: cargs[0] the list */
+  /* The re module (types_re.c, codegen_re.c). cargs[0] of the first seven is a UDF_E_INT
+   * whose value is the pattern's index in udf_module.res (flags are part of the pattern):
+   * MATCH/SEARCH/FULLMATCH (re, s) -> re.Match | None (type parameters: the pattern index);
+   * SUB (re, repl: a checked literal template, s, count: int) -> str; SPLIT (re, s, maxsplit)
+   * and FINDALL (re, s) -> list[str]; ESCAPE (s) -> str. Match methods take the match first:
+   * GROUP (m, g: int) -> str, or str | None when g may not take part; START/END (m, g) ->
+   * int; GROUPS (m) -> tuple[str]. */
+  UDF_BI_RE_MATCH, UDF_BI_RE_SEARCH, UDF_BI_RE_FULLMATCH, UDF_BI_RE_SUB, UDF_BI_RE_SPLIT,
+  UDF_BI_RE_FINDALL, UDF_BI_RE_ESCAPE, UDF_BI_RE_GROUP, UDF_BI_RE_START, UDF_BI_RE_END,
+  UDF_BI_RE_GROUPS,
+  UDF_BI_RE_FINDITER, /* (re, s): the iterable of a for loop or comprehension only; its type
+                       * is MATCH | UDF_TY_RE_MATCHES (types_re.h), its items re.Match */
+  UDF_BI_RE_SUBN_COUNT, /* as SUB -> int: the number of replacements (re.subn is the tuple
+                         * display of SUB and SUBN_COUNT) */
+  UDF_BI_RE_SUB_FN,  /* re.sub with a function: (re, call, s, count) where call is the UDF_CALL_FUNC
+                      * of the module's def on a CURRENT node; type str (or int: the count, for
+                      * re.subn's) */
+  UDF_BI_RE_CURRENT  /* () the match being replaced by SUB_FN: re.Match, borrowed */
 } udf_builtin;
 
 /* String methods. Each has fixed parameter slots (call.cargs[i], NULL = not given or given as
@@ -612,6 +630,8 @@ typedef struct udf_module {
   struct udf_const *literal_consts; /* module-level constants, last binding of each name (parse) */
   int nliteral_consts;
   struct udf_arena *arena; /* owns everything above */
+  struct udf_re_set *res;  /* the compiled patterns of its re calls (re_compile.h), or NULL;
+                           * freed with the module unless taken over (set to NULL) */
 } udf_module;
 
 /* Calls visit(ctx, var) for the variable of every name in a for target: `var`, or every

@@ -6,6 +6,7 @@
 #include "nrt/exec.h"
 #include "nrt/str.h"
 #include "udf/codegen_internal.h"
+#include "udf/types_re.h"
 
 /* ------------------------------------------------------------------ variables */
 
@@ -118,7 +119,8 @@ void cg_iter_setup(cg *c, cg_iter *it, const udf_expr *iter) {
     iter = iter->u.call.cargs[0];
   }
   it->kind = udf_type_base(iter->type);
-  it->elem = udf_type_param1(iter->type);
+  it->elem = it->kind == UDF_TY_MATCH ? iter->type & ~(udf_type)UDF_TY_RE_MATCHES /* finditer */
+                                      : udf_type_param1(iter->type);
   it->pos = cg_alloca(c, c->i64, "it.pos");
   if (it->kind == UDF_TY_RANGE) {
     /* range(...) is a builtin call with 1 to 3 int arguments. */
@@ -302,6 +304,8 @@ cg_val cg_iter_value(cg *c, cg_iter *it) {
     return it->kind == UDF_TY_LIST ? cg_nlist_unbox(c, item.v, it->elem) : item;
   }
   cg_val item = {cg_list_item(c, list, pos), UDF_TY_STR, false};
+  if (it->kind == UDF_TY_MATCH) /* re.finditer: the list's items hold the match objects */
+    item = (cg_val){cg_str_mi(c, item.v), it->elem, false};
   LLVMBuildStore(c->b, LLVMBuildAdd(c->b, pos, cg_i64(c, 1), ""), it->pos);
   return it->kind == UDF_TY_LIST ? cg_nlist_unbox(c, item.v, it->elem) : item;
 }

@@ -38,7 +38,7 @@ cg_val cg_coerce(cg *c, cg_val v, udf_type to) {
   }
   if (udf_type_is_nullable(v.type) || base == UDF_TY_STR || base == UDF_TY_LIST_STR ||
       base == UDF_TY_LIST ||
-      base == UDF_TY_TUPLE_STR) {
+      base == UDF_TY_TUPLE_STR || base == UDF_TY_MATCH) {
     v.type = to; /* same representation */
     return v;
   }
@@ -63,6 +63,7 @@ LLVMValueRef cg_truth(cg *c, cg_val v) {
   case UDF_TY_SET:
     return LLVMBuildICmp(c->b, LLVMIntNE, cg_call(c, "nrt_udf_rt_dict_len", "l:p", &v.v, 1),
                          cg_i64(c, 0), "");
+  case UDF_TY_MATCH: return LLVMBuildIsNotNull(c->b, v.v, ""); /* None is false */
   default: return LLVMConstInt(c->i1, 0, 0);
   }
 }
@@ -238,7 +239,7 @@ static LLVMValueRef is_none(cg *c, cg_val v) {
     return LLVMConstInt(c->i1, 0, 0);
   if (b == UDF_TY_STR)
     return LLVMBuildIsNull(c->b, cg_str_data(c, v.v), "");
-  if (b == UDF_TY_LIST_STR || b == UDF_TY_TUPLE_STR || b == UDF_TY_LIST)
+  if (b == UDF_TY_LIST_STR || b == UDF_TY_TUPLE_STR || b == UDF_TY_LIST || b == UDF_TY_MATCH)
     return LLVMBuildIsNull(c->b, v.v, "");
   return LLVMBuildNot(c->b, LLVMBuildExtractValue(c->b, v.v, 1, ""), "");
 }

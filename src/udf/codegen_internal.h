@@ -114,6 +114,7 @@ typedef struct cg {
   int nexc;
   long finally_stmts; /* statements emitted as copies of finally blocks (bounded) */
   int ret_frame;          /* frame slot of a return's value waiting for finally blocks, or -1 */
+  cg_val re_cur;          /* the match re.sub's replacement function is called on (codegen_re.c) */
   LLVMValueRef ret_slot;  /* its value (made on first use) */
   int nlits;
 } cg;
@@ -199,6 +200,7 @@ LLVMValueRef cg_item_ptr(cg *c, cg_val v);           /* %nrt_str* of a str or bo
 cg_val cg_nlist_unbox(cg *c, LLVMValueRef item, udf_type elem); /* item: %nrt_str */
 LLVMValueRef cg_nlist_contains(cg *c, cg_val list, cg_val x);   /* i1 */
 cg_val cg_range_list(cg *c, const udf_expr *range); /* list(range(...)) as a temp */
+cg_val cg_re_call(cg *c, const udf_expr *e); /* UDF_BI_RE_* (codegen_re.c) */
 cg_val cg_to_str(cg *c, cg_val v);             /* str(v) as a temp or borrowed value */
 cg_val cg_format_field(cg *c, const udf_fpart *p); /* an f-string field's text */
 cg_val cg_list_from_values(cg *c, cg_val *items, int n, udf_type type);
@@ -230,8 +232,10 @@ void cg_write_value(cg *c, cg_val v);
 /* Iteration shared by for statements and comprehensions. */
 typedef struct cg_iter {
   cg_val iterable;     /* owned for the whole loop */
-  udf_type kind;       /* UDF_TY_STR, UDF_TY_LIST_STR/TUPLE_STR, UDF_TY_RANGE, UDF_TY_LIST */
-  udf_type elem;       /* UDF_TY_LIST: the item type (int or float) */
+  udf_type kind;       /* UDF_TY_STR, UDF_TY_LIST_STR/TUPLE_STR, UDF_TY_RANGE, UDF_TY_LIST,
+                        * UDF_TY_MATCH */
+  udf_type elem;       /* the item type: int or float (UDF_TY_LIST), re.Match (UDF_TY_MATCH,
+                        * re.finditer) */
   LLVMValueRef pos;    /* i64 alloca: byte offset / index / current value */
   LLVMValueRef stop, step; /* range */
   LLVMValueRef cur;    /* pos as loaded by cg_iter_more */

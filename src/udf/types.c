@@ -19,6 +19,7 @@
 #include "udf/types.h"
 #include "udf/types_dict.h"
 #include "udf/types_funcs.h"
+#include "udf/types_re.h"
 
 typedef struct ck {
   udf_diagctx *dc;
@@ -52,11 +53,14 @@ typedef struct ck {
   udf_type guess;
   bool guess_used;
   udf_type final_guess;
+  const udf_expr *re_iterable; /* the re.finditer call being checked as an iterable */
 } ck;
 
 #define UNKNOWN UDF_TY_UNKNOWN
 
 static udf_type base(udf_type t) { return udf_type_base(t); }
+/* t without None: the kind and its type parameters (a match's pattern, a container's items). */
+static udf_type strip(udf_type t) { return t & ~(udf_type)UDF_TY_NULLABLE; }
 static bool nullable(udf_type t) { return udf_type_is_nullable(t); }
 static bool is_num(udf_type t) {
   return t == UDF_TY_INT || t == UDF_TY_FLOAT || t == UDF_TY_BOOL;
@@ -286,9 +290,9 @@ static void join_var(ck *c, udf_var *v, udf_type t) {
     nt = old | UDF_TY_NULLABLE;
   else if (old == UDF_TY_NONE && base(t) != UDF_TY_NONE)
     nt = t | UDF_TY_NULLABLE;
-  else if (nullable(old) && (base(t) == base(old)))
+  else if (nullable(old) && strip(t) == strip(old))
     nt = old;
-  else if (nullable(t) && base(t) == base(old))
+  else if (nullable(t) && strip(t) == strip(old))
     nt = t;
   else if ((base(old) == UDF_TY_DICT || base(old) == UDF_TY_SET) && base(t) == base(old) &&
            udf_type_param1(old) == UNKNOWN)
@@ -321,7 +325,7 @@ static void unnarrow(ck *c, const udf_var *v) {
 /* May a value of type `from` be stored where `to` is expected? */
 static bool assignable(udf_type from, udf_type to) {
   if (from == to) return true;
-  if (nullable(to) && (from == UDF_TY_NONE || from == base(to))) return true;
+  if (nullable(to) && (from == UDF_TY_NONE || from == strip(to))) return true;
   /* an empty dict or set display takes the type of the variable it is stored in */
   if ((base(to) == UDF_TY_DICT || base(to) == UDF_TY_SET) && base(from) == base(to) &&
       udf_type_param1(from) == UDF_TY_UNKNOWN)
@@ -333,7 +337,7 @@ static bool storable(udf_type t) {
   udf_type b = base(t);
   return b == UDF_TY_NONE || b == UDF_TY_BOOL || b == UDF_TY_INT || b == UDF_TY_FLOAT ||
          b == UDF_TY_STR || b == UDF_TY_LIST_STR || b == UDF_TY_TUPLE_STR || b == UDF_TY_LIST ||
-         ((b == UDF_TY_DICT || b == UDF_TY_SET) && !nullable(t));
+         b == UDF_TY_MATCH || ((b == UDF_TY_DICT || b == UDF_TY_SET) && !nullable(t));
 }
 
 static udf_type store_error(ck *c, udf_loc loc, udf_type t) {
@@ -446,7 +450,7 @@ static udf_type check_name(ck *c, udf_expr *e) {
   for (int i = 0; builtins[i]; i++)
     if (strcmp(builtins[i], id) == 0)
       return err(c, NRT_EUNSUPPORTED, e->loc, "unsupported: functions as values ('%s')", id);
-  if (strncmp(id, "math.", 5) == 0) /* imports.h */
+  if (strncmp(id, "math.", 5) == 0 || strncmp(id, "re.", 3) == 0) /* imports.h */
     return err(c, NRT_EUNSUPPORTED, e->loc, "unsupported: functions as values ('%s')", id);
   if (udf_builtin_is_unsupported(id))
     return err(c, NRT_EUNSUPPORTED, e->loc, "unsupported: built-in function '%s'", id);
@@ -572,6 +576,10 @@ static bool iterable_elem(ck *c, udf_expr *it, udf_type *elem) {
     *elem = udf_type_param1(t);
     return true;
   }
+  if (base(t) == UDF_TY_MATCH && (t & UDF_TY_RE_MATCHES)) {
+    *elem = t & ~(udf_type)UDF_TY_RE_MATCHES;
+    return true;
+  }
   switch (t) {
   case UDF_TY_STR:
   case UDF_TY_LIST_STR:
@@ -609,6 +617,12 @@ static udf_type check_iterable(ck *c, udf_expr **ep) {
   udf_expr *e = *ep;
   if (e->kind != UDF_E_CALL || e->u.call.func->kind != UDF_E_NAME) return check_expr(c, ep);
   const char *id = e->u.call.func->u.name.id;
+  if (strcmp(id, "re.finditer") == 0) { /* imports.h: its matches (types_re.h) */
+    c->re_iterable = e;
+    udf_type t = check_expr(c, ep);
+    c->re_iterable = NULL;
+    return t;
+  }
   bool en = strcmp(id, "enumerate") == 0, zip = strcmp(id, "zip") == 0,
        rev = strcmp(id, "reversed") == 0;
   if (!en && !zip && !rev) return check_expr(c, ep);
@@ -912,10 +926,33 @@ static udf_type check_seq(ck *c, udf_expr *e) {
   return e->type = all_str ? UDF_TY_TUPLE_STR : UDF_TY_TUPLE;
 }
 
+static udf_var *none_test(const udf_expr *t, bool *is_none);
+
+/* `a and (x := ...) is not None and m` held (held true): every such name is not None;
+ * `x is None or m is None or ...` failed (held false): likewise. */
+static void narrow_when(ck *c, const udf_expr *t, bool held) {
+  if (t->kind != UDF_E_BOOLOP || t->u.boolop.op != (held ? UDF_BOOL_AND : UDF_BOOL_OR)) return;
+  for (int i = 0; i < t->u.boolop.n; i++) {
+    bool is_none = false;
+    udf_var *v = none_test(t->u.boolop.values[i], &is_none);
+    if (v && is_none != held) narrow(c, v);
+  }
+}
+
 static udf_type check_ifexp(ck *c, udf_expr *e) {
   udf_type tt = check_cond(c, &e->u.ifexp.test);
+  /* `x.f() if x is not None else d` (or `if m` on a match): x is not None in the body. */
+  bool is_none = false;
+  udf_var *nv = tt == UNKNOWN ? NULL : none_test(e->u.ifexp.test, &is_none);
+  int saved = c->nnarrowed;
+  if (nv && !is_none) narrow(c, nv);
+  if (tt != UNKNOWN) narrow_when(c, e->u.ifexp.test, true);
   udf_type bt = check_expr(c, &e->u.ifexp.body);
+  c->nnarrowed = saved;
+  if (nv && is_none) narrow(c, nv);
+  if (tt != UNKNOWN) narrow_when(c, e->u.ifexp.test, false);
   udf_type ot = check_expr(c, &e->u.ifexp.orelse);
+  c->nnarrowed = saved;
   /* Inference passes take the known branch's type for the other, still unknown (a
    * recursive call's before its result is inferred: `'' if not s else f(s[1:]) + s[0]`); the
    * final pass checks both. */
@@ -929,7 +966,7 @@ static udf_type check_ifexp(ck *c, udf_expr *e) {
     t = ot | UDF_TY_NULLABLE;
   else if (ot == UDF_TY_NONE && base(bt) != UDF_TY_NONE)
     t = bt | UDF_TY_NULLABLE;
-  else if (base(bt) == base(ot))
+  else if (strip(bt) == strip(ot))
     t = bt | UDF_TY_NULLABLE;
   else
     return err(c, NRT_EUNSUPPORTED, e->loc,
@@ -956,6 +993,42 @@ static udf_type check_index(ck *c, udf_expr **ip, udf_type container) {
              what);
 }
 
+/* The re module (types_re.c): m.name(...) or m[index] (name NULL) on a match. */
+static udf_type check_re_match(ck *c, udf_expr *e, udf_expr *recv, const char *name) {
+  if (name) {
+    bool unknown = false;
+    for (int i = 0; i < e->u.call.nargs; i++)
+      if (check_expr(c, &e->u.call.args[i]) == UNKNOWN) unknown = true;
+    if (unknown) return UNKNOWN;
+  } else if (check_expr(c, &e->u.subscript.index) == UNKNOWN) {
+    return UNKNOWN;
+  }
+  udf_re_err er;
+  er.code = -1;
+  udf_type t = udf_re_check_match(c->m, c->a, c->final, e, recv, name, &er);
+  if (t == UNKNOWN && er.code == 0) return check_expr(c, &e); /* m.span(): now a tuple */
+  if (t == UNKNOWN) return err(c, er.code, er.loc, "%s", er.msg);
+  return t;
+}
+
+/* re.fn(...) (imports.h names it "re.fn"). */
+static udf_type check_re(ck *c, udf_expr *e, const char *fn) {
+  udf_re_err er;
+  if (!udf_re_precheck(c->m, c->a, e, fn, &er)) {
+    if (er.code == 0) return check_expr(c, &e); /* re.subn: now a tuple */
+    return err(c, er.code, er.loc, "%s", er.msg);
+  }
+  bool unknown = false;
+  for (int i = 0; i < e->u.call.nargs; i++)
+    if (check_expr(c, &e->u.call.args[i]) == UNKNOWN) unknown = true;
+  for (int i = 0; i < e->u.call.nkeywords; i++)
+    if (check_expr(c, &e->u.call.keywords[i].value) == UNKNOWN) unknown = true;
+  if (unknown) return UNKNOWN;
+  udf_type t = udf_re_check_call(c->m, c->a, c->final, e, fn, c->re_iterable == e, &er);
+  if (t == UNKNOWN) return err(c, er.code, er.loc, "%s", er.msg);
+  return t;
+}
+
 static udf_type check_subscript(ck *c, udf_expr *e) {
   udf_type vt = check_expr(c, &e->u.subscript.value);
   if (vt == UNKNOWN) {
@@ -970,6 +1043,7 @@ static udf_type check_subscript(ck *c, udf_expr *e) {
     if (check_index(c, &e->u.subscript.index, vt) == UNKNOWN) return UNKNOWN;
     return e->type = udf_type_param1(vt);
   }
+  if (base(vt) == UDF_TY_MATCH) return check_re_match(c, e, e->u.subscript.value, NULL);
   switch (vt) {
   case UDF_TY_STR:
   case UDF_TY_LIST_STR:
@@ -1443,6 +1517,10 @@ static udf_type check_slot(ck *c, const udf_method_info *mi, int slot, udf_expr 
 static udf_type check_method(ck *c, udf_expr *e, udf_expr *attr) {
   const char *name = attr->u.attribute.attr;
   udf_type rt = check_expr(c, &attr->u.attribute.value);
+  if (rt != UNKNOWN && base(rt) == UDF_TY_MATCH) {
+    if (!need_value(c, attr->u.attribute.value, "calling a method of")) return UNKNOWN;
+    return check_re_match(c, e, attr->u.attribute.value, name);
+  }
   if (rt == UDF_TY_LIST_STR || base(rt) == UDF_TY_LIST ||
       ((rt == UDF_TY_STR || rt == UDF_TY_TUPLE_STR) && strncmp(name, "__", 2) == 0))
     return check_list_method(c, e, attr, rt);
@@ -1769,6 +1847,7 @@ static udf_type check_call(ck *c, udf_expr *e) {
   for (int i = 0; builtins[i]; i++)
     if (strcmp(builtins[i], id) == 0) return check_builtin(c, e, id);
   if (strncmp(id, "math.", 5) == 0) return check_builtin(c, e, id); /* imports.h */
+  if (strncmp(id, "re.", 3) == 0) return check_re(c, e, id + 3);
   if (strcmp(id, "enumerate") == 0 || strcmp(id, "zip") == 0 || strcmp(id, "reversed") == 0)
     return err(c, NRT_EUNSUPPORTED, fx->loc,
                "unsupported: %s() outside the iterable of a for loop or comprehension", id);
@@ -1882,7 +1961,7 @@ static udf_type check_expr(ck *c, udf_expr **ep) {
     udf_type t = check_name(c, e);
     udf_var *v = e->u.name.var;
     if (t != UNKNOWN && nullable(t) && v && is_narrowed(c, v)) {
-      t = base(t);
+      t = strip(t);
       if (c->final)
         cast_to(c, ep, t); /* a UDF_E_CAST from T | None to T */
       else
@@ -1934,8 +2013,15 @@ static udf_type check_cond(ck *c, udf_expr **ep) {
   if (stop(c)) return UNKNOWN;
   if (e->kind == UDF_E_BOOLOP) {
     bool unknown = false;
-    for (int i = 0; i < e->u.boolop.n; i++)
+    int saved = c->nnarrowed;
+    for (int i = 0; i < e->u.boolop.n; i++) {
       if (check_cond(c, &e->u.boolop.values[i]) == UNKNOWN) unknown = true;
+      /* `m and m.group()`, `m is None or m.end()`: not None in the operands after the test */
+      bool is_none = false;
+      udf_var *nv = none_test(e->u.boolop.values[i], &is_none);
+      if (nv && is_none == (e->u.boolop.op == UDF_BOOL_OR)) narrow(c, nv);
+    }
+    c->nnarrowed = saved;
     if (unknown) return UNKNOWN;
     return e->type = UDF_TY_BOOL;
   }
@@ -1962,11 +2048,29 @@ static void check_block(ck *c, udf_block *b);
 
 /* `x is None` / `x is not None` on a nullable variable x: returns x. */
 static udf_var *none_test(const udf_expr *t, bool *is_none) {
+  /* `if m and ...:`: m is not None in the body. */
+  if (t->kind == UDF_E_BOOLOP && t->u.boolop.op == UDF_BOOL_AND)
+    for (int i = 0; i < t->u.boolop.n; i++) {
+      udf_var *v = none_test(t->u.boolop.values[i], is_none);
+      if (v && !*is_none) return v;
+    }
+  /* `if m:` / `if not m:` on a match that may be None: a match object is always true;
+   * `if (m := re.search(...)):` too. */
+  bool negated = t->kind == UDF_E_UNARY && t->u.unary.op == UDF_UOP_NOT;
+  const udf_expr *m = negated ? t->u.unary.operand : t;
+  if (m->kind == UDF_E_TRUTH) m = m->u.truth.operand;
+  if (m->kind == UDF_E_NAMED) m = m->u.named.target;
+  if (m->kind == UDF_E_NAME && m->u.name.var && nullable(m->u.name.var->type) &&
+      base(m->u.name.var->type) == UDF_TY_MATCH) {
+    *is_none = negated;
+    return m->u.name.var;
+  }
   if (t->kind != UDF_E_COMPARE || t->u.compare.n != 1) return NULL;
   udf_cmpop op = t->u.compare.ops[0];
   if (op != UDF_CMP_IS && op != UDF_CMP_IS_NOT) return NULL;
   const udf_expr *l = t->u.compare.operands[0], *r = t->u.compare.operands[1];
   const udf_expr *name = l->kind == UDF_E_NONE ? r : r->kind == UDF_E_NONE ? l : NULL;
+  if (name && name->kind == UDF_E_NAMED) name = name->u.named.target; /* (x := ...) is None */
   if (!name || name->kind != UDF_E_NAME || !name->u.name.var) return NULL;
   if (!nullable(name->u.name.var->type)) return NULL;
   *is_none = op == UDF_CMP_IS;
@@ -2036,6 +2140,9 @@ static void kill_assigned(ck *c, const udf_block *b) {
 }
 
 static udf_type return_join(ck *c, udf_type r, udf_loc loc) {
+  if (base(r) == UDF_TY_MATCH)
+    return err(c, NRT_EUNSUPPORTED, loc,
+               "unsupported: returning a re.Match object (return m.group(), m.start(), ...)");
   udf_type old = c->ret;
   if (base(r) == UDF_TY_DICT || base(r) == UDF_TY_SET)
     return err(c, NRT_EUNSUPPORTED, loc, "unsupported: returning a %s (a UDF returns str, int, "
@@ -2049,7 +2156,7 @@ static udf_type return_join(ck *c, udf_type r, udf_loc loc) {
   if (old == r) nt = old;
   else if (r == UDF_TY_NONE && base(old) != UDF_TY_NONE) nt = old | UDF_TY_NULLABLE;
   else if (old == UDF_TY_NONE && base(r) != UDF_TY_NONE) nt = r | UDF_TY_NULLABLE;
-  else if (base(old) == base(r)) nt = old | r;
+  else if (strip(old) == strip(r)) nt = old | r;
   else
     return err(c, NRT_EUNSUPPORTED, loc,
                "unsupported: function '%s' returns %s (line %d) and %s here; a function "
@@ -2261,9 +2368,11 @@ static void check_stmt(ck *c, udf_stmt *s) {
     udf_var *nv = none_test(s->u.if_.test, &is_none);
     int saved = c->nnarrowed;
     if (nv && !is_none) narrow(c, nv);
+    narrow_when(c, s->u.if_.test, true);
     check_block(c, &s->u.if_.body);
     c->nnarrowed = saved;
     if (nv && is_none) narrow(c, nv);
+    narrow_when(c, s->u.if_.test, false);
     check_block(c, &s->u.if_.orelse);
     c->nnarrowed = saved;
     if (nv && ((is_none && block_exits(&s->u.if_.body)) ||
@@ -2271,12 +2380,21 @@ static void check_stmt(ck *c, udf_stmt *s) {
       narrow(c, nv); /* for the rest of the enclosing block */
     break;
   }
-  case UDF_S_WHILE:
+  case UDF_S_WHILE: {
     kill_assigned(c, &s->u.while_.body);
     check_cond(c, &s->u.while_.test);
+    /* `while m:` / `while (m := re.search(...)) is not None:`: not None in the body (until
+     * assigned there) */
+    bool is_none = false;
+    udf_var *nv = none_test(s->u.while_.test, &is_none);
+    int saved = c->nnarrowed;
+    if (nv && !is_none) narrow(c, nv);
+    narrow_when(c, s->u.while_.test, true);
     check_block(c, &s->u.while_.body);
+    c->nnarrowed = saved;
     check_block(c, &s->u.while_.orelse);
     break;
+  }
   case UDF_S_FOR: {
     udf_type it = check_iterable(c, &s->u.for_.iter);
     kill_assigned(c, &s->u.for_.body);
