@@ -455,6 +455,22 @@ case("""def f(s):
     found = '-'
     return first_digit(s) + first_digit(s[::-1])
 """, rows=ROWS + [["a1b2"], ["٣x"]], name="recursive closure with a default, late-bound capture")
+case("""def f(s):
+    counts = {'': 0}
+    def bump(w):
+        counts[w] = counts.get(w, 0) + 1
+    for w in s.split():
+        bump(w)
+    return ','.join(k + str(v) for k, v in counts.items())
+""", rows=ROWS, name="a closure changing a captured dict (a new dict each row)")
+case("""SEEN = {'a', 'ab', 'один'}
+
+def f(s):
+    extra = {'x': 1}
+    def known(w):
+        return w in SEEN or w in extra
+    return str(len([w for w in s.split() if known(w)])) + str(known(s))
+""", rows=ROWS, name="a closure reading a captured dict and a module-level set")
 
 if __name__ == "__main__":
     sys.exit(o.main())
