@@ -97,6 +97,7 @@ const char *udf_type_name(udf_type t) {
     case UDF_TY_FLOAT: return "float | None";
     case UDF_TY_STR: return "str | None";
     case UDF_TY_LIST_STR: return "list | None";
+    case UDF_TY_LIST: return "list | None";
     case UDF_TY_TUPLE_STR: return "tuple | None";
     default: return "NoneType";
     }
@@ -108,6 +109,7 @@ const char *udf_type_name(udf_type t) {
   case UDF_TY_FLOAT: return "float";
   case UDF_TY_STR: return "str";
   case UDF_TY_LIST_STR: return "list";
+  case UDF_TY_LIST: return "list";
   case UDF_TY_TUPLE_STR: return "tuple";
   case UDF_TY_TUPLE: return "tuple";
   case UDF_TY_RANGE: return "range";

@@ -175,7 +175,31 @@ typedef enum udf_builtin {
    * (int and bool arguments are cast to float, or to int for floor/ceil/trunc). */
   UDF_BI_MATH_FLOOR, UDF_BI_MATH_CEIL, UDF_BI_MATH_TRUNC, UDF_BI_MATH_SQRT,
   UDF_BI_MATH_ISNAN, UDF_BI_MATH_ISINF, UDF_BI_MATH_ISFINITE, UDF_BI_MATH_FABS,
-  UDF_BI_MATH_EXP, UDF_BI_MATH_LOG, UDF_BI_MATH_LOG2, UDF_BI_MATH_LOG10, UDF_BI_MATH_POW
+  UDF_BI_MATH_EXP, UDF_BI_MATH_LOG, UDF_BI_MATH_LOG2, UDF_BI_MATH_LOG10, UDF_BI_MATH_POW,
+  /* Mutable lists of str (types_mlist.inc, codegen_mlist.c): the methods of a LIST_STR, the
+   * list in cargs[0]. xs[i] = v is LIST_SETITEM (xs, i, v), v evaluated first as in Python;
+   * del xs[i] is LIST_DELITEM (xs, i). Keyed forms: cargs[1] the key expression (NULL: none)
+   * computed with the UDF_E_NAME cargs[3] (the key's parameter, a comprehension-like variable
+   * of the element type) bound to each item; cargs[2] reverse (BOOL) for sort/sorted, the
+   * default (the item type) for min/max. Lists of numbers (UDF_TY_LIST, param1 INT or
+   * FLOAT) take the same builtins, their item arguments of the item type. */
+  UDF_BI_LIST_APPEND,  /* (xs, x:str) -> None */
+  UDF_BI_LIST_EXTEND,  /* (xs, it:list|tuple|str) -> None */
+  UDF_BI_LIST_INSERT,  /* (xs, i:int, x:str) -> None */
+  UDF_BI_LIST_POP,     /* (xs, i:int|NULL) -> str */
+  UDF_BI_LIST_REMOVE,  /* (xs, x:str) -> None */
+  UDF_BI_LIST_INDEX,   /* (xs, x:str) -> int */
+  UDF_BI_LIST_COUNT,   /* (xs, x:str) -> int */
+  UDF_BI_LIST_REVERSE, /* (xs) -> None */
+  UDF_BI_LIST_CLEAR,   /* (xs) -> None */
+  UDF_BI_LIST_COPY,    /* (xs) -> list */
+  UDF_BI_LIST_SETITEM, /* (xs, i:int, v:str) -> None */
+  UDF_BI_LIST_DELITEM, /* (xs, i:int) -> None */
+  UDF_BI_LIST_SORT,    /* (xs, key, reverse, keyvar) -> None */
+  UDF_BI_SORTED,       /* (iterable: str|list|tuple, key, reverse, keyvar) -> list */
+  UDF_BI_MIN_KEY,      /* min(iterable, key=, default=): (iterable, key, default, keyvar) */
+  UDF_BI_MAX_KEY,      /* -> the item type (the default's type too) */
+  UDF_BI_SUM           /* sum(list of int|float) -> int|float: cargs[0] the list */
 } udf_builtin;
 
 /* String methods. Each has fixed parameter slots (call.cargs[i], NULL = not given or given as
@@ -302,6 +326,8 @@ typedef struct udf_keyword {
   const char *name;
   udf_expr *value;
   udf_loc loc;
+  udf_var *lambda_param; /* key=lambda p: body: value is the body, p its parameter (a
+                          * comprehension-like variable); else NULL */
 } udf_keyword;
 
 typedef enum udf_call_kind {

@@ -118,6 +118,7 @@ void cg_iter_setup(cg *c, cg_iter *it, const udf_expr *iter) {
     iter = iter->u.call.cargs[0];
   }
   it->kind = udf_type_base(iter->type);
+  it->elem = udf_type_param1(iter->type);
   it->pos = cg_alloca(c, c->i64, "it.pos");
   if (it->kind == UDF_TY_RANGE) {
     /* range(...) is a builtin call with 1 to 3 int arguments. */
@@ -173,8 +174,12 @@ LLVMValueRef cg_iter_more(cg *c, cg_iter *it) {
     LLVMValueRef pos_step = LLVMBuildICmp(c->b, LLVMIntSGT, it->step, cg_i64(c, 0), "");
     return LLVMBuildSelect(c->b, pos_step, up, down, "more");
   }
-  if (it->reversed)
+  if (it->reversed && it->kind == UDF_TY_STR)
     return LLVMBuildICmp(c->b, LLVMIntSGT, pos, cg_i64(c, 0), "more");
+  if (it->reversed) /* a list may shrink meanwhile: CPython's reversed() then stops */
+    return LLVMBuildAnd(c->b, LLVMBuildICmp(c->b, LLVMIntSGT, pos, cg_i64(c, 0), ""),
+                        LLVMBuildICmp(c->b, LLVMIntSLE, pos, cg_list_len(c, it->iterable.v), ""),
+                        "more");
   LLVMValueRef len = it->kind == UDF_TY_STR ? cg_str_len(c, it->iterable.v)
                                             : cg_list_len(c, it->iterable.v);
   return LLVMBuildICmp(c->b, LLVMIntSLT, pos, len, "more");
@@ -294,11 +299,11 @@ cg_val cg_iter_value(cg *c, cg_iter *it) {
     LLVMValueRef p = LLVMBuildSub(c->b, pos, cg_i64(c, 1), "");
     cg_val item = {cg_list_item(c, list, p), UDF_TY_STR, false};
     LLVMBuildStore(c->b, p, it->pos);
-    return item;
+    return it->kind == UDF_TY_LIST ? cg_nlist_unbox(c, item.v, it->elem) : item;
   }
   cg_val item = {cg_list_item(c, list, pos), UDF_TY_STR, false};
   LLVMBuildStore(c->b, LLVMBuildAdd(c->b, pos, cg_i64(c, 1), ""), it->pos);
-  return item;
+  return it->kind == UDF_TY_LIST ? cg_nlist_unbox(c, item.v, it->elem) : item;
 }
 
 void cg_iter_next(cg *c, cg_iter *it, const udf_var *var) {

@@ -383,17 +383,26 @@ static cg_val builtin(cg *c, const udf_expr *e) {
       LLVMValueRef cap = cg_i64(c, 0);
       return cg_rt_list(c, "nrt_udf_rt_list_new", "i:plq", &cap, 1, UDF_TY_LIST_STR);
     }
+    if (a[0]->type == UDF_TY_RANGE)
+      return cg_range_list(c, a[0]);
     cg_val v = cg_expr(c, a[0]);
-    if (udf_type_base(v.type) != UDF_TY_STR) {
-      v.type = UDF_TY_LIST_STR; /* a list or tuple of str: immutable, so the value itself */
-      return v;
+    udf_expr_kind k = a[0]->kind;
+    if (k == UDF_E_GENEXP || k == UDF_E_LISTCOMP || k == UDF_E_LIST)
+      return v; /* already a new list */
+    if (udf_type_base(v.type) != UDF_TY_STR) { /* a new list: lists are mutable */
+      r = cg_rt_list(c, "nrt_udf_rt_mlist_copy", "i:ppq", &v.v, 1, e->type);
+      cg_release(c, v);
+      return r;
     }
     LLVMValueRef arg = cg_spill(c, v.v);
     r = cg_rt_list(c, "nrt_udf_rt_list_chars", "i:psq", &arg, 1, UDF_TY_LIST_STR);
     cg_release(c, v);
     return r;
   }
-  default: break;
+  default:
+    if (e->u.call.builtin >= UDF_BI_LIST_APPEND)
+      return cg_mlist_builtin(c, e);
+    break;
   }
   cg_fail(c, "unsupported use of a builtin");
   r.v = LLVMGetUndef(cg_llty(c, e->type));

@@ -192,6 +192,13 @@ cg_val cg_expr(cg *c, const udf_expr *e);
 cg_val cg_coerce(cg *c, cg_val v, udf_type to); /* T -> T|None, None -> T|None */
 LLVMValueRef cg_truth(cg *c, cg_val v);        /* i1 */
 cg_val cg_call_expr(cg *c, const udf_expr *e);
+cg_val cg_mlist_builtin(cg *c, const udf_expr *e); /* UDF_BI_LIST_APPEND.. (codegen_mlist.c) */
+/* Lists of numbers (codegen_mlist.c): an item is an nrt_str whose len holds the bits. */
+int cg_nlist_kind(udf_type list);                    /* NRT_UDF_KEY_INT or _FLOAT */
+LLVMValueRef cg_item_ptr(cg *c, cg_val v);           /* %nrt_str* of a str or boxed number */
+cg_val cg_nlist_unbox(cg *c, LLVMValueRef item, udf_type elem); /* item: %nrt_str */
+LLVMValueRef cg_nlist_contains(cg *c, cg_val list, cg_val x);   /* i1 */
+cg_val cg_range_list(cg *c, const udf_expr *range); /* list(range(...)) as a temp */
 cg_val cg_to_str(cg *c, cg_val v);             /* str(v) as a temp or borrowed value */
 cg_val cg_format_field(cg *c, const udf_fpart *p); /* an f-string field's text */
 cg_val cg_list_from_values(cg *c, cg_val *items, int n, udf_type type);
@@ -223,7 +230,8 @@ void cg_write_value(cg *c, cg_val v);
 /* Iteration shared by for statements and comprehensions. */
 typedef struct cg_iter {
   cg_val iterable;     /* owned for the whole loop */
-  udf_type kind;       /* UDF_TY_STR, UDF_TY_LIST_STR/TUPLE_STR, UDF_TY_RANGE */
+  udf_type kind;       /* UDF_TY_STR, UDF_TY_LIST_STR/TUPLE_STR, UDF_TY_RANGE, UDF_TY_LIST */
+  udf_type elem;       /* UDF_TY_LIST: the item type (int or float) */
   LLVMValueRef pos;    /* i64 alloca: byte offset / index / current value */
   LLVMValueRef stop, step; /* range */
   LLVMValueRef cur;    /* pos as loaded by cg_iter_more */

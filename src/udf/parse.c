@@ -528,6 +528,24 @@ static udf_expr *parse_comprehension(parser *p, udf_expr_kind kind, udf_expr *el
 
 static udf_expr *parse_named_expression(parser *p);
 
+/* key=lambda p: body (sorted, min, max, list.sort): the body, evaluated per item with its
+ * parameter p bound like a comprehension variable (own scope; the enclosing function's
+ * variables are read where it runs, which is when the lambda would be called). */
+static udf_expr *parse_key_lambda(parser *p, udf_var **param) {
+  udf_loc loc = cur(p)->loc;
+  advance(p); /* lambda */
+  udf_token *t = cur(p);
+  if (t->kind != UDF_T_NAME || t->kw != UDF_KW_NONE || peek_at(p, 1)->kind != UDF_T_OP ||
+      peek_at(p, 1)->op != UDF_O_COLON)
+    return unsupported(p, loc, "a key lambda that does not take exactly one parameter");
+  *param = new_var(p, t->text, t->tlen, t->loc);
+  if (!*param) return NULL;
+  (*param)->is_comp_var = true;
+  advance(p);
+  advance(p); /* : */
+  return parse_expression(p);
+}
+
 static udf_expr *parse_call(parser *p, udf_expr *func) {
   udf_loc loc = func->loc;
   advance(p); /* ( */
@@ -543,7 +561,10 @@ static udf_expr *parse_call(parser *p, udf_expr *func) {
         peek_at(p, 1)->op == UDF_O_EQUAL) {
       advance(p);
       advance(p);
-      udf_expr *v = parse_expression(p);
+      udf_var *lambda_param = NULL;
+      udf_expr *v = is_kw(p, UDF_KW_LAMBDA) && t->tlen == 3 && memcmp(t->text, "key", 3) == 0
+                        ? parse_key_lambda(p, &lambda_param)
+                        : parse_expression(p);
       if (!v) return NULL;
       for (int i = 0; i < e->u.call.nkeywords; i++)
         if (strlen(e->u.call.keywords[i].name) == t->tlen &&
@@ -565,6 +586,7 @@ static udf_expr *parse_call(parser *p, udf_expr *func) {
       if (!k->name) return P_OOM(p), NULL;
       k->value = v;
       k->loc = t->loc;
+      k->lambda_param = lambda_param;
     } else {
       udf_expr *v = parse_named_expression(p); /* f(x := 1) is a positional argument */
       if (!v) return NULL;
@@ -1222,7 +1244,7 @@ static bool check_target(parser *p, udf_expr *e, bool eq, bool allow_tuple) {
     return false;
   case UDF_E_SUBSCRIPT:
   case UDF_E_SLICE:
-    unsupported(p, e->loc, "assignment to a subscript (lists and strings are immutable here)");
+    unsupported(p, e->loc, "assignment to a subscript here (only xs[i] = value)");
     return false;
   case UDF_E_TUPLE:
   case UDF_E_LIST:
@@ -1388,7 +1410,7 @@ static udf_stmt *parse_simple(parser *p) {
       advance(p);
       udf_expr *e = parse_star_expressions(p);
       if (!e) return NULL;
-      if (e->kind != UDF_E_SUBSCRIPT) return unsupported(p, loc, "del statements other than del d[k]");
+      if (e->kind != UDF_E_SUBSCRIPT) return unsupported(p, loc, "del statements (only del xs[i] and del d[k])");
       if (!end_simple(p)) return NULL;
       udf_stmt *s = new_stmt(p, UDF_S_DELITEM, loc);
       if (s) s->u.setitem.target = e;
@@ -1439,7 +1461,7 @@ static udf_stmt *parse_simple(parser *p) {
     udf_binop op = augops[cur(p)->op - UDF_O_PLUSEQ];
     if (e->kind != UDF_E_NAME) {
       if (e->kind == UDF_E_SUBSCRIPT)
-        return unsupported(p, e->loc, "augmented assignment to an item (write d[k] = d[k] + v)");
+        return unsupported(p, e->loc, "augmented assignment to an item (write x[k] = x[k] + v)");
       if (e->kind == UDF_E_ATTRIBUTE || e->kind == UDF_E_SLICE)
         return check_target(p, e, false, false), NULL;
       udf_diag_error(p->dc, NRT_EPARSE, e->loc,
@@ -1458,10 +1480,10 @@ static udf_stmt *parse_simple(parser *p) {
     return s;
   }
   if (is_op(p, UDF_O_EQUAL) && e->kind == UDF_E_SUBSCRIPT) {
-    advance(p); /* d[k] = v: a dict's item (types_dict.c refuses other containers) */
+    advance(p); /* d[k] = v, xs[i] = v: checked by the container's type (types.c) */
     udf_expr *v = parse_star_expressions(p);
     if (!v) return NULL;
-    if (is_op(p, UDF_O_EQUAL)) return unsupported(p, cur(p)->loc, "chained assignment to an item");
+    if (is_op(p, UDF_O_EQUAL)) return unsupported(p, cur(p)->loc, "chained assignment to a subscript");
     if (!end_simple(p)) return NULL;
     udf_stmt *s = new_stmt(p, UDF_S_SETITEM, loc);
     if (s) s->u.setitem.target = e, s->u.setitem.value = v;

@@ -35,6 +35,16 @@ static const struct nrt_udf_symbol common[] = {
     SYM(nrt_udf_rt_dict_new), SYM(nrt_udf_rt_dict_set), SYM(nrt_udf_rt_dict_find),
     SYM(nrt_udf_rt_dict_getitem), SYM(nrt_udf_rt_dict_pop), SYM(nrt_udf_rt_dict_setdefault),
     SYM(nrt_udf_rt_dict_len), SYM(nrt_udf_rt_dict_next), SYM(nrt_udf_rt_set_of_list),
+    /* mutable lists (runtime_mlist.c, runtime_sortkeys.c) */
+    SYM(nrt_udf_rt_mlist_insert), SYM(nrt_udf_rt_mlist_extend), SYM(nrt_udf_rt_mlist_pop),
+    SYM(nrt_udf_rt_mlist_remove), SYM(nrt_udf_rt_mlist_index), SYM(nrt_udf_rt_mlist_count),
+    SYM(nrt_udf_rt_mlist_reverse), SYM(nrt_udf_rt_mlist_clear), SYM(nrt_udf_rt_mlist_setitem),
+    SYM(nrt_udf_rt_mlist_delitem), SYM(nrt_udf_rt_mlist_copy), SYM(nrt_udf_rt_keys_new),
+    SYM(nrt_udf_rt_keys_add_int), SYM(nrt_udf_rt_keys_add_float), SYM(nrt_udf_rt_keys_add_str),
+    SYM(nrt_udf_rt_mlist_sort), SYM(nrt_udf_rt_mlist_pick),
+    SYM(nrt_udf_rt_nlist_count), SYM(nrt_udf_rt_nlist_index), SYM(nrt_udf_rt_nlist_remove),
+    SYM(nrt_udf_rt_nlist_sum), SYM(nrt_udf_rt_nlist_range), SYM(nrt_udf_rt_nlist_eq),
+    SYM(nrt_udf_rt_nlist_sort), SYM(nrt_udf_rt_nlist_pick),
     /* the str layer, called directly */
     SYM(nrt_str_concat), SYM(nrt_str_append), SYM(nrt_str_fit), SYM(nrt_str_repeat),
     SYM(nrt_str_contains), SYM(nrt_str_eq),

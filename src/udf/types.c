@@ -269,6 +269,11 @@ static void collect_block(ck *c, udf_block *b) {
   }
 }
 
+/* `xs = []` typed by its appends (types_mlist.inc). */
+static udf_type mlist_empty_assigned(ck *c, udf_stmt *s, udf_type vt);
+static udf_type mlist_join(udf_type old, udf_type t);
+static void mlist_settle(udf_func *fn);
+
 /* Joins type t into variable v (inference passes). */
 static void join_var(ck *c, udf_var *v, udf_type t) {
   if (t == UNKNOWN || v->is_param) return;
@@ -288,6 +293,8 @@ static void join_var(ck *c, udf_var *v, udf_type t) {
   else if ((base(old) == UDF_TY_DICT || base(old) == UDF_TY_SET) && base(t) == base(old) &&
            udf_type_param1(old) == UNKNOWN)
     nt = t; /* an empty dict or set gets its item types */
+  else
+    nt = mlist_join(old, t);
   if (nt != old) {
     v->type = nt;
     c->changed = true;
@@ -325,7 +332,7 @@ static bool assignable(udf_type from, udf_type to) {
 static bool storable(udf_type t) {
   udf_type b = base(t);
   return b == UDF_TY_NONE || b == UDF_TY_BOOL || b == UDF_TY_INT || b == UDF_TY_FLOAT ||
-         b == UDF_TY_STR || b == UDF_TY_LIST_STR || b == UDF_TY_TUPLE_STR ||
+         b == UDF_TY_STR || b == UDF_TY_LIST_STR || b == UDF_TY_TUPLE_STR || b == UDF_TY_LIST ||
          ((b == UDF_TY_DICT || b == UDF_TY_SET) && !nullable(t));
 }
 
@@ -371,6 +378,7 @@ static void assign_var(ck *c, udf_var *v, udf_type t, udf_loc loc) {
  * Expressions */
 
 static udf_type check_expr(ck *c, udf_expr **ep);
+static bool mlist_number_item(ck *c, udf_expr **ep, udf_type elem); /* types_mlist.inc */
 static udf_type check_cond(ck *c, udf_expr **ep);
 static int check_function(ck *parent, udf_func *fn, const udf_type *ptypes);
 /* dict and set values (types_dict.inc) */
@@ -480,14 +488,15 @@ static udf_type binary_types(ck *c, udf_loc loc, udf_binop op, udf_expr **lp, ud
   if (op == UDF_OP_ADD) {
     if (lt == UDF_TY_STR && rt == UDF_TY_STR) return UDF_TY_STR;
     if (lt == UDF_TY_LIST_STR && rt == UDF_TY_LIST_STR) return UDF_TY_LIST_STR;
+    if (base(lt) == UDF_TY_LIST && lt == rt) return lt;
     if (lt == UDF_TY_STR && !nullable(rt) && rt != UDF_TY_NONE)
       return err(c, NRT_ETYPE, loc, "can only concatenate str (not \"%s\") to str", tn(rt));
     if (lt == UDF_TY_LIST_STR && !nullable(rt) && rt != UDF_TY_NONE)
       return err(c, NRT_ETYPE, loc, "can only concatenate list (not \"%s\") to list", tn(rt));
   }
   if (op == UDF_OP_MUL) {
-    bool lseq = lt == UDF_TY_STR || lt == UDF_TY_LIST_STR;
-    bool rseq = rt == UDF_TY_STR || rt == UDF_TY_LIST_STR;
+    bool lseq = lt == UDF_TY_STR || lt == UDF_TY_LIST_STR || base(lt) == UDF_TY_LIST;
+    bool rseq = rt == UDF_TY_STR || rt == UDF_TY_LIST_STR || base(rt) == UDF_TY_LIST;
     if (lseq && (rt == UDF_TY_INT || rt == UDF_TY_BOOL)) {
       cast_to(c, rp, UDF_TY_INT);
       return lt;
@@ -559,6 +568,10 @@ static bool iterable_elem(ck *c, udf_expr *it, udf_type *elem) {
   udf_type t = it->type;
   if (t == UNKNOWN) return false;
   if (!need_value(c, it, "iterating over")) return false;
+  if (base(t) == UDF_TY_LIST) { /* a list of numbers */
+    *elem = udf_type_param1(t);
+    return true;
+  }
   switch (t) {
   case UDF_TY_STR:
   case UDF_TY_LIST_STR:
@@ -857,10 +870,11 @@ static udf_type check_comp(ck *c, udf_expr *e) {
   udf_type et = stop(c) ? UNKNOWN : check_expr(c, &e->u.comp.elt);
   c->nscope = saved;
   if (et == UNKNOWN || result == UNKNOWN) return UNKNOWN;
+  if (et == UDF_TY_INT || et == UDF_TY_FLOAT) return e->type = udf_type_make(UDF_TY_LIST, et, 0);
   if (et != UDF_TY_STR) {
     if (!need_value(c, e->u.comp.elt, "a list of")) return UNKNOWN;
     return err(c, NRT_EUNSUPPORTED, e->u.comp.elt->loc,
-               "unsupported: lists of %s (only lists of str)", tn(et));
+               "unsupported: lists of %s (only lists of str, int or float)", tn(et));
   }
   return e->type = UDF_TY_LIST_STR;
 }
@@ -875,14 +889,25 @@ static udf_type check_seq(ck *c, udf_expr *e) {
     }
     if (t != UDF_TY_STR) {
       all_str = false;
+      if (e->kind == UDF_E_LIST && (t == UDF_TY_INT || t == UDF_TY_FLOAT)) {
+        if (i > 0 && e->u.seq.items[0]->type != t)
+          return err(c, NRT_EUNSUPPORTED, e->u.seq.items[i]->loc,
+                     "unsupported: a list mixing %s and %s (lists hold one type)",
+                     tn(e->u.seq.items[0]->type), tn(t));
+        continue;
+      }
       if (e->kind == UDF_E_LIST) {
         if (!need_value(c, e->u.seq.items[i], "a list holding")) return UNKNOWN;
         return err(c, NRT_EUNSUPPORTED, e->u.seq.items[i]->loc,
-                   "unsupported: lists of %s (only lists of str)", tn(t));
+                   "unsupported: lists of %s (only lists of str, int or float)", tn(t));
       }
     }
   }
   if (unknown) return UNKNOWN;
+  if (e->kind == UDF_E_LIST && e->u.seq.n > 0 && e->u.seq.items[0]->type != UDF_TY_STR)
+    return e->type = udf_type_make(UDF_TY_LIST, e->u.seq.items[0]->type, 0);
+  if (e->kind == UDF_E_LIST && e->u.seq.n == 0 && !c->final)
+    return e->type = UDF_TY_LIST; /* [] : its items' type is inferred from its appends */
   if (e->kind == UDF_E_LIST) return e->type = UDF_TY_LIST_STR;
   return e->type = all_str ? UDF_TY_TUPLE_STR : UDF_TY_TUPLE;
 }
@@ -927,7 +952,8 @@ static udf_type check_index(ck *c, udf_expr **ip, udf_type container) {
   if (container == UDF_TY_STR)
     return err(c, NRT_ETYPE, (*ip)->loc, "string indices must be integers, not '%s'", what);
   return err(c, NRT_ETYPE, (*ip)->loc, "%s indices must be integers or slices, not %s",
-             container == UDF_TY_LIST_STR ? "list" : "tuple", what);
+             container == UDF_TY_LIST_STR || base(container) == UDF_TY_LIST ? "list" : "tuple",
+             what);
 }
 
 static udf_type check_subscript(ck *c, udf_expr *e) {
@@ -940,6 +966,10 @@ static udf_type check_subscript(ck *c, udf_expr *e) {
   if (e->u.subscript.value->kind == UDF_E_GENEXP)
     return err(c, NRT_ETYPE, e->loc, "'generator' object is not subscriptable");
   if (dict_kind(vt)) return check_dict_subscript(c, e, vt);
+  if (base(vt) == UDF_TY_LIST) {
+    if (check_index(c, &e->u.subscript.index, vt) == UNKNOWN) return UNKNOWN;
+    return e->type = udf_type_param1(vt);
+  }
   switch (vt) {
   case UDF_TY_STR:
   case UDF_TY_LIST_STR:
@@ -979,6 +1009,7 @@ static udf_type check_slice(ck *c, udf_expr *e) {
   if (!need_value(c, e->u.slice.value, "slicing")) return UNKNOWN;
   if (e->u.slice.value->kind == UDF_E_GENEXP)
     return err(c, NRT_ETYPE, e->loc, "'generator' object is not subscriptable");
+  if (base(vt) == UDF_TY_LIST) return e->type = vt;
   switch (vt) {
   case UDF_TY_STR:
   case UDF_TY_LIST_STR:
@@ -1048,6 +1079,10 @@ static udf_type check_compare(ck *c, udf_expr *e) {
                      "unsupported: '%s' of a %s in a %s of str", cmp_text(op), tn(lt), tn(rt));
         continue;
       }
+      if (base(rt) == UDF_TY_LIST && !nullable(rt)) {
+        if (!mlist_number_item(c, &ops[i], udf_type_param1(rt))) return UNKNOWN;
+        continue;
+      }
       if (rt == UDF_TY_TUPLE)
         return err(c, NRT_EUNSUPPORTED, r->loc,
                    "unsupported: 'in' on a tuple of mixed types");
@@ -1068,6 +1103,7 @@ static udf_type check_compare(ck *c, udf_expr *e) {
     bool ordering = op >= UDF_CMP_LT && op <= UDF_CMP_GE;
     if (lt == rt && lt == UDF_TY_STR) continue;
     if (lt == rt && !ordering && (lt == UDF_TY_LIST_STR || lt == UDF_TY_TUPLE_STR)) continue;
+    if (lt == rt && !ordering && base(lt) == UDF_TY_LIST) continue;
     if (ordering)
       return err(c, NRT_ETYPE, e->loc, "'%s' not supported between instances of '%s' and '%s'",
                  cmp_text(op), tn(lt), tn(rt));
@@ -1151,7 +1187,8 @@ static udf_type check_builtin(ck *c, udf_expr *e, const char *name) {
     udf_type t = args[0]->type;
     if (args[0]->kind == UDF_E_GENEXP)
       return err(c, NRT_ETYPE, e->loc, "object of type 'generator' has no len()");
-    if (t != UDF_TY_STR && t != UDF_TY_LIST_STR && t != UDF_TY_TUPLE_STR && t != UDF_TY_TUPLE)
+    if (t != UDF_TY_STR && t != UDF_TY_LIST_STR && t != UDF_TY_TUPLE_STR && t != UDF_TY_TUPLE &&
+        base(t) != UDF_TY_LIST)
       return err(c, NRT_ETYPE, e->loc, "object of type '%s' has no len()", none_name(t));
     result = UDF_TY_INT;
   } else if (strcmp(name, "str") == 0 || strcmp(name, "int") == 0 || strcmp(name, "float") == 0 ||
@@ -1265,6 +1302,14 @@ static udf_type check_builtin(ck *c, udf_expr *e, const char *name) {
   } else if (strcmp(name, "list") == 0) {
     b = UDF_BI_LIST;
     if (!no_keywords(c, e, name) || !arity(c, e, "list", 0, 1)) return UNKNOWN;
+    if (n == 1 && (args[0]->type == UDF_TY_RANGE || base(args[0]->type) == UDF_TY_LIST)) {
+      e->u.call.ckind = UDF_CALL_BUILTIN;
+      e->u.call.builtin = b;
+      e->u.call.cargs = args;
+      e->u.call.ncargs = 1;
+      return e->type = args[0]->type == UDF_TY_RANGE ? udf_type_make(UDF_TY_LIST, UDF_TY_INT, 0)
+                                                     : args[0]->type;
+    }
     if (n == 1) {
       udf_type t = args[0]->type;
       if (t == UDF_TY_TUPLE)
@@ -1379,6 +1424,10 @@ static udf_type check_slot(ck *c, const udf_method_info *mi, int slot, udf_expr 
     }
     return UDF_TY_BOOL;
   case UDF_SLOT_ITERABLE:
+    if (base(t) == UDF_TY_LIST && !nullable(t))
+      return err(c, NRT_EUNSUPPORTED, loc,
+                 "unsupported: joining a list of %s (TypeError: sequence item 0: expected str "
+                 "instance, %s found)", tn(udf_type_param1(t)), tn(udf_type_param1(t)));
     if (t != UDF_TY_STR && t != UDF_TY_LIST_STR && t != UDF_TY_TUPLE_STR) {
       if (t == UDF_TY_TUPLE)
         return err(c, NRT_ETYPE, loc, "sequence item: expected str instance");
@@ -1389,16 +1438,24 @@ static udf_type check_slot(ck *c, const udf_method_info *mi, int slot, udf_expr 
   return UNKNOWN;
 }
 
+#include "udf/types_mlist.inc"
+
 static udf_type check_method(ck *c, udf_expr *e, udf_expr *attr) {
   const char *name = attr->u.attribute.attr;
   udf_type rt = check_expr(c, &attr->u.attribute.value);
+  if (rt == UDF_TY_LIST_STR || base(rt) == UDF_TY_LIST ||
+      ((rt == UDF_TY_STR || rt == UDF_TY_TUPLE_STR) && strncmp(name, "__", 2) == 0))
+    return check_list_method(c, e, attr, rt);
+  if (mlist_lambda_elsewhere(c, e) == UNKNOWN) return UNKNOWN;
   bool unknown = rt == UNKNOWN;
   if (strcmp(name, "join") == 0 && e->u.call.nargs == 1)
     reversed_as_slice(c, &e->u.call.args[0]);
   for (int i = 0; i < e->u.call.nargs; i++)
     if (check_expr(c, &e->u.call.args[i]) == UNKNOWN) unknown = true;
   for (int i = 0; i < e->u.call.nkeywords; i++)
-    if (check_expr(c, &e->u.call.keywords[i].value) == UNKNOWN) unknown = true;
+    if (!e->u.call.keywords[i].lambda_param &&
+        check_expr(c, &e->u.call.keywords[i].value) == UNKNOWN)
+      unknown = true;
   if (unknown) return UNKNOWN;
   udf_expr *recv = attr->u.attribute.value;
   if (!need_value(c, recv, "calling a method of")) return UNKNOWN;
@@ -1689,6 +1746,10 @@ static udf_type check_call(ck *c, udf_expr *e) {
     if (t == UNKNOWN) return UNKNOWN;
     return err(c, NRT_ETYPE, fx->loc, "'%s' object is not callable", none_name(t));
   }
+  bool keyed = strcmp(id, "sorted") == 0 || strcmp(id, "sum") == 0 ||
+               ((strcmp(id, "min") == 0 || strcmp(id, "max") == 0) &&
+                (e->u.call.nkeywords || e->u.call.nargs == 1));
+  if (!keyed && mlist_lambda_elsewhere(c, e) == UNKNOWN) return UNKNOWN;
   udf_func *callee = udf_resolve_func(c->m, c->fn, id);
   if (callee && callee->parent == c->fn &&
       (e->loc.line < callee->loc.line ||
@@ -1698,6 +1759,7 @@ static udf_type check_call(ck *c, udf_expr *e) {
                "UnboundLocalError until the definition has run)",
                id);
   if (callee) return check_user_call(c, e, callee);
+  if (keyed) return check_keyed_builtin(c, e, id);
   if (strcmp(id, "repr") == 0 || strcmp(id, "ascii") == 0 || strcmp(id, "format") == 0)
     return check_repr(c, e, id);
   udf_type dt;
@@ -2000,6 +2062,7 @@ static udf_type return_join(ck *c, udf_type r, udf_loc loc) {
 static void check_assign(ck *c, udf_stmt *s) {
   udf_type vt = check_expr(c, &s->u.assign.value);
   udf_expr *v = s->u.assign.value;
+  vt = mlist_empty_assigned(c, s, vt);
   if (vt != UNKNOWN && !not_generator(c, v, "storing")) return;
   for (int k = 0; k < s->u.assign.ntargets && !stop(c); k++) {
     udf_expr *t = s->u.assign.targets[k];
@@ -2142,6 +2205,36 @@ static void check_raise(ck *c, udf_stmt *s) {
   s->u.raise.msg = e->u.call.args[0];
 }
 
+/* xs[i] = v and del xs[i] are parsed as item statements, which types_dict.inc checks for
+ * dicts; on a list they become the list's __setitem__ / __delitem__ call, as types_mlist.inc
+ * types them (v is evaluated first there, as in Python). Returns true when s was rewritten. */
+static bool list_item_stmt(ck *c, udf_stmt *s) {
+  udf_expr *t = s->u.setitem.target;
+  udf_type lt = check_expr(c, &t->u.subscript.value);
+  if (lt != UDF_TY_LIST_STR && base(lt) != UDF_TY_LIST) return false;
+  udf_expr *attr = udf_arena_alloc(c->a, sizeof *attr);
+  udf_expr *call = udf_arena_alloc(c->a, sizeof *call);
+  udf_expr **args = udf_arena_alloc(c->a, 2 * sizeof *args);
+  if (!attr || !call || !args) {
+    oom(c);
+    return false;
+  }
+  attr->kind = UDF_E_ATTRIBUTE;
+  attr->loc = t->loc;
+  attr->u.attribute.value = t->u.subscript.value;
+  attr->u.attribute.attr = s->u.setitem.value ? "__setitem__" : "__delitem__";
+  call->kind = UDF_E_CALL;
+  call->loc = t->loc;
+  call->u.call.func = attr;
+  args[0] = t->u.subscript.index;
+  args[1] = s->u.setitem.value;
+  call->u.call.args = args;
+  call->u.call.nargs = s->u.setitem.value ? 2 : 1;
+  s->kind = UDF_S_EXPR;
+  s->u.expr = call;
+  return true;
+}
+
 static void check_stmt(ck *c, udf_stmt *s) {
   switch (s->kind) {
   case UDF_S_EXPR: check_expr(c, &s->u.expr); break;
@@ -2217,7 +2310,12 @@ static void check_stmt(ck *c, udf_stmt *s) {
   case UDF_S_TRY: check_try(c, s); break;
   case UDF_S_RAISE: check_raise(c, s); break;
   case UDF_S_SETITEM:
-  case UDF_S_DELITEM: check_setitem(c, s); break;
+  case UDF_S_DELITEM:
+    if (list_item_stmt(c, s))
+      check_stmt(c, s); /* now the list's method call */
+    else
+      check_setitem(c, s);
+    break;
   case UDF_S_BREAK:
   case UDF_S_CONTINUE:
   case UDF_S_PASS: break;
@@ -2264,6 +2362,7 @@ static int check_function(ck *parent, udf_func *fn, const udf_type *ptypes) {
       if (!c.pending[i]->checked && check_function(&c, c.pending[i], c.pending_types[i]))
         return c.dc->code;
   }
+  mlist_settle(fn);
   c.final = true;
   c.ret = UNKNOWN;
   c.nscope = 0;
