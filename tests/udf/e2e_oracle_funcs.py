@@ -471,6 +471,14 @@ def f(s):
         return w in SEEN or w in extra
     return str(len([w for w in s.split() if known(w)])) + str(known(s))
 """, rows=ROWS, name="a closure reading a captured dict and a module-level set")
+case("""def f(s):
+    bonus = s[:1]
+    def rank(w):
+        return w.count(bonus)
+    k = lambda w: w.count(bonus) * 100 - len(w)
+    words = s.split()
+    return max(words, key=rank, default='-') + '|' + ' '.join(sorted(words, key=k))
+""", rows=ROWS, name="closures named as key= of max and sorted pass their captures")
 
 if __name__ == "__main__":
     sys.exit(o.main())
