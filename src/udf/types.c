@@ -2524,8 +2524,8 @@ int udf_check_module(udf_diagctx *dc, udf_arena *a, udf_module *m, const char *e
                             "parameter %d: an input column must be str, int, float or bool",
                             i + 1);
   }
+  if (udf_funcs_capture(dc, a, m)) return dc->code; /* before: captures are uses */
   if (!dict_prepass(a, m)) return udf_diag_error(dc, NRT_ENOMEM, top, "out of memory");
-  if (udf_funcs_capture(dc, a, m)) return dc->code;
   ck root;
   memset(&root, 0, sizeof root);
   root.dc = dc;

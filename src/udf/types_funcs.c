@@ -137,11 +137,16 @@ static bool add(scan *sc, names *s, const char *id) {
   return true;
 }
 
+static void scan_expr(void *ctx, const udf_expr *e);
+
+/* A store target: a name is bound; a subscript d[k] reads d and k. */
 static void bind_target(scan *sc, const udf_expr *t) {
   if (t->kind == UDF_E_NAME) {
     add(sc, sc->bound, t->u.name.id);
   } else if (t->kind == UDF_E_TUPLE || t->kind == UDF_E_LIST) {
     for (int i = 0; i < t->u.seq.n; i++) bind_target(sc, t->u.seq.items[i]);
+  } else {
+    scan_expr(sc, t);
   }
 }
 
@@ -199,6 +204,11 @@ static void scan_block(scan *sc, const udf_block *b) {
       scan_expr(sc, s->u.for_.iter);
       scan_block(sc, &s->u.for_.body);
       scan_block(sc, &s->u.for_.orelse);
+      break;
+    case UDF_S_SETITEM:
+    case UDF_S_DELITEM:
+      scan_expr(sc, s->u.setitem.target);
+      scan_expr(sc, s->u.setitem.value);
       break;
     case UDF_S_RETURN: scan_expr(sc, s->u.ret.value); break;
     case UDF_S_RAISE: scan_expr(sc, s->u.raise.exc); break;

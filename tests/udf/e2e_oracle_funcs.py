@@ -455,6 +455,30 @@ case("""def f(s):
     found = '-'
     return first_digit(s) + first_digit(s[::-1])
 """, rows=ROWS + [["a1b2"], ["٣x"]], name="recursive closure with a default, late-bound capture")
+case("""def f(s):
+    counts = {'': 0}
+    def bump(w):
+        counts[w] = counts.get(w, 0) + 1
+    for w in s.split():
+        bump(w)
+    return ','.join(k + str(v) for k, v in counts.items())
+""", rows=ROWS, name="a closure changing a captured dict (a new dict each row)")
+case("""SEEN = {'a', 'ab', 'один'}
+
+def f(s):
+    extra = {'x': 1}
+    def known(w):
+        return w in SEEN or w in extra
+    return str(len([w for w in s.split() if known(w)])) + str(known(s))
+""", rows=ROWS, name="a closure reading a captured dict and a module-level set")
+case("""def f(s):
+    bonus = s[:1]
+    def rank(w):
+        return w.count(bonus)
+    k = lambda w: w.count(bonus) * 100 - len(w)
+    words = s.split()
+    return max(words, key=rank, default='-') + '|' + ' '.join(sorted(words, key=k))
+""", rows=ROWS, name="closures named as key= of max and sorted pass their captures")
 
 if __name__ == "__main__":
     sys.exit(o.main())
