@@ -199,7 +199,8 @@ typedef enum udf_builtin {
   UDF_BI_SORTED,       /* (iterable: str|list|tuple, key, reverse, keyvar) -> list */
   UDF_BI_MIN_KEY,      /* min(iterable, key=, default=): (iterable, key, default, keyvar) */
   UDF_BI_MAX_KEY,      /* -> the item type (the default's type too) */
-  UDF_BI_SUM           /* sum(list of int|float) -> int|float: cargs[0] the list */
+  UDF_BI_SUM,          /* sum(list of int|float) -> int|float: cargs[0] the list */
+  UDF_BI_LIST_IMUL     /* xs *= n: (xs, n:int) -> None, in place (xs += v is xs.extend(v)) */
 } udf_builtin;
 
 /* String methods. Each has fixed parameter slots (call.cargs[i], NULL = not given or given as

@@ -288,10 +288,12 @@ cg_val cg_mlist_builtin(cg *c, const udf_expr *e) {
     rt_do(c, "nrt_udf_rt_mlist_setitem", "i:ppls", args, 3);
     break;
   }
-  case UDF_BI_LIST_DELITEM: {
+  case UDF_BI_LIST_DELITEM:
+  case UDF_BI_LIST_IMUL: {
     x = arg(c, a[1]);
     LLVMValueRef args[2] = {list.v, x.v};
-    rt_do(c, "nrt_udf_rt_mlist_delitem", "i:ppl", args, 2);
+    rt_do(c, b == UDF_BI_LIST_IMUL ? "nrt_udf_rt_mlist_imul" : "nrt_udf_rt_mlist_delitem",
+          "i:ppl", args, 2);
     break;
   }
   default: cg_fail(c, "internal error: not a list builtin"); break;

@@ -125,6 +125,7 @@ int32_t nrt_udf_rt_mlist_setitem(struct nrt_error *err, nrt_meminfo *list, int64
                                  const nrt_str *x);
 int32_t nrt_udf_rt_mlist_delitem(struct nrt_error *err, nrt_meminfo *list, int64_t i);
 int32_t nrt_udf_rt_mlist_copy(struct nrt_error *err, nrt_meminfo *src, nrt_meminfo **out);
+int32_t nrt_udf_rt_mlist_imul(struct nrt_error *err, nrt_meminfo *list, int64_t n);
 /* Keys of sort/sorted/min/max (runtime_sortkeys.c): a refcounted array of up to cap keys of
  * one kind, filled in item order by the compiled key loop. */
 enum { NRT_UDF_KEY_INT, NRT_UDF_KEY_FLOAT, NRT_UDF_KEY_STR };
