@@ -50,6 +50,9 @@ static const struct udf_case cases[] = {
      "def f(s):\n    out = ''\n    for c in s:\n        if c.isalnum():\n"
      "            out += c.lower()\n        elif len(out) > 0 and not out.endswith('-'):\n"
      "            out += '-'\n    return out\n"},
+    {"dict_lookup", "names",
+     "TABLE = {'Anna': 'A', 'Bob': 'B', 'Émile': 'E', 'Zoë': 'Z', 'Ölaf': 'O', 'Jürgen': 'J'}\n"
+     "def f(s):\n    return TABLE.get(s.strip(), s)\n"},
 };
 #define NCASES (sizeof cases / sizeof cases[0])
 

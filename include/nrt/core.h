@@ -48,7 +48,9 @@ enum nrt_status {
   /* Python MemoryError from a size limit (a string longer than nrt_str_max_bytes): refused
    * before anything is allocated, so unlike NRT_ENOMEM it is one row's error, which an apply
    * with errors_as_null turns into a null row. */
-  NRT_ELIMIT = 1009
+  NRT_ELIMIT = 1009,
+  NRT_EKEY = 1010,     /* Python KeyError (the message is repr(key), as str(e) gives) */
+  NRT_ERUNTIME = 1011  /* Python RuntimeError (a dict changed size during iteration) */
 };
 
 #define NRT_ERROR_MESSAGE_SIZE 512

@@ -114,6 +114,8 @@ const char *udf_type_name(udf_type t) {
   case UDF_TY_TUPLE: return "tuple";
   case UDF_TY_RANGE: return "range";
   case UDF_TY_ITER: return "iterator";
+  case UDF_TY_DICT: return "dict";
+  case UDF_TY_SET: return "set";
   default: return "unknown";
   }
 }
@@ -168,11 +170,23 @@ void udf_expr_each_child(const udf_expr *e, void (*visit)(void *ctx, const udf_e
   case UDF_E_TUPLE: visit_all(e->u.seq.items, e->u.seq.n, visit, ctx); return;
   case UDF_E_LISTCOMP:
   case UDF_E_GENEXP:
+  case UDF_E_DICTCOMP:
+  case UDF_E_SETCOMP:
     for (int g = 0; g < e->u.comp.ngens; g++) {
       visit(ctx, e->u.comp.gens[g].iter);
       visit_all(e->u.comp.gens[g].ifs, e->u.comp.gens[g].nifs, visit, ctx);
     }
     visit(ctx, e->u.comp.elt);
+    if (e->u.comp.value)
+      visit(ctx, e->u.comp.value);
+    return;
+  case UDF_E_DICT:
+  case UDF_E_SET:
+    for (int i = 0; i < e->u.dict.n; i++) {
+      visit(ctx, e->u.dict.keys[i]);
+      if (e->u.dict.values)
+        visit(ctx, e->u.dict.values[i]);
+    }
     return;
   case UDF_E_CAST: one[0] = e->u.cast.operand; break;
   case UDF_E_TRUTH: one[0] = e->u.truth.operand; break;

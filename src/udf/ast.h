@@ -274,6 +274,10 @@ typedef enum udf_expr_kind {
                     * or the else of `if x is None:`), so take its value */
   UDF_E_NAMED,     /* (name := value): u.named; binds the variable (a function local, also
                     * from inside a comprehension, as in Python) and has value's type */
+  UDF_E_DICT,      /* {k: v, ...}: u.dict (dict.c notes in types_dict.h)  type DICT */
+  UDF_E_SET,       /* {a, b, ...}: u.dict, values NULL              type SET */
+  UDF_E_DICTCOMP,  /* {k: v for ...}: u.comp, elt the key, value the value  type DICT */
+  UDF_E_SETCOMP,   /* {a for ...}: u.comp                           type SET */
   UDF_E_TRUTH      /* inserted by the checker (and from bool(x)): Python truth value of
                     * u.truth.operand: str/list/tuple non-empty, int/float non-zero; the
                     * operand may also be NONE (false) or nullable (None is false); BOOL */
@@ -331,7 +335,9 @@ typedef enum udf_call_kind {
   UDF_CALL_UNRESOLVED, /* as parsed; never after a successful check */
   UDF_CALL_BUILTIN,    /* call.builtin, positional arguments in cargs */
   UDF_CALL_METHOD,     /* call.method on call.receiver (a str), slots in cargs */
-  UDF_CALL_FUNC        /* call.callee, one argument per parameter in cargs (defaults filled) */
+  UDF_CALL_FUNC,       /* call.callee, one argument per parameter in cargs (defaults filled) */
+  UDF_CALL_DICT        /* a dict/set operation (types_dict.h): call.dict_op on call.receiver
+                        * (NULL for dict()/set()/len()), arguments in cargs */
 } udf_call_kind;
 
 struct udf_expr {
@@ -353,6 +359,8 @@ struct udf_expr {
       bool check_bound; /* the variable may be unassigned here on some path: the code must
                          * raise UnboundLocalError "cannot access local variable 'x' where it
                          * is not associated with a value" when it is */
+      bool readonly;    /* a dict/set lookup position (types_dict.c): a[k], a.get(..),
+                         * x in a, len(a), for .. in a / a.keys() / a.values() / a.items() */
     } name;
     struct {
       udf_unop op;
@@ -394,6 +402,7 @@ struct udf_expr {
       udf_method method;
       udf_expr *receiver;     /* the str whose method is called (UDF_CALL_METHOD) */
       udf_func *callee;       /* UDF_CALL_FUNC */
+      int dict_op;            /* UDF_CALL_DICT: a udf_dict_op (types_dict.h) */
       udf_expr **cargs;       /* normalised arguments (see udf_call_kind), NULL = absent */
       int ncargs;
     } call;
@@ -413,9 +422,17 @@ struct udf_expr {
       int n;
     } seq;
     struct {
+      udf_expr **keys, **values; /* n items; values NULL for a set display */
+      int n;
+      bool readonly;   /* in a lookup position, or the one binding of a name only looked up */
+      int const_index; /* >= 0: all items literal and read-only: built once per compile, the
+                        * module's const_displays[const_index]; else -1 (built per row) */
+    } dict;
+    struct {
       udf_expr *elt;           /* STR */
       udf_comp_for *gens;      /* the for clauses, outermost first */
       int ngens;
+      udf_expr *value;         /* UDF_E_DICTCOMP: the value (elt is the key), else NULL */
     } comp;
     struct {
       udf_expr *operand;
@@ -451,7 +468,9 @@ typedef enum udf_stmt_kind {
   UDF_S_RETURN,    /* u.ret */
   UDF_S_PASS,
   UDF_S_TRY,       /* try/except/else/finally: u.try_ */
-  UDF_S_RAISE      /* raise E(msg) / raise E / bare raise: u.raise */
+  UDF_S_RAISE,     /* raise E(msg) / raise E / bare raise: u.raise */
+  UDF_S_SETITEM,   /* d[k] = v: u.setitem (a dict target) */
+  UDF_S_DELITEM    /* del d[k]: u.setitem, value NULL */
 } udf_stmt_kind;
 
 /* One `except [E | (E1, E2)] [as name]:` clause of a try statement. */
@@ -520,6 +539,10 @@ struct udf_stmt {
       udf_block finalbody;   /* runs on every way out (n == 0: no finally) */
     } try_;
     struct {
+      udf_expr *target; /* the UDF_E_SUBSCRIPT d[k] */
+      udf_expr *value;
+    } setitem;
+    struct {
       udf_expr *exc;  /* as written: NULL for a bare `raise` (inside an except clause), a
                        * UDF_E_NAME of a class, or a UDF_E_CALL of one with at most one
                        * argument */
@@ -566,6 +589,14 @@ typedef struct udf_module {
   int nfuncs;
   udf_func *entry;    /* the entry function, checked with the given parameter types */
   bool names_exceptions; /* some `except ... as name` reads an error's message */
+  /* Module-level `NAME = {...}` dict and set displays (read-only constants). */
+  udf_expr **const_names; /* the UDF_E_NAME targets */
+  udf_expr **const_values;
+  int nconsts;
+  /* The displays built once per compile (set by the checker; see u.dict.const_index). */
+  udf_expr **const_displays;
+  int nconst_displays, capconst_displays;
+  void **const_built; /* set before code generation: each one built (nrt_udf_dict *) */
   struct udf_arena *arena; /* owns everything above */
 } udf_module;
 

@@ -111,6 +111,8 @@ static void reversed_range(cg *c, cg_iter *it, LLVMValueRef start) {
 
 void cg_iter_setup(cg *c, cg_iter *it, const udf_expr *iter) {
   memset(it, 0, sizeof *it);
+  if (cg_dict_iter_setup(c, it, iter))
+    return;
   if (udf_type_base(iter->type) == UDF_TY_ITER) { /* reversed(x): x from its end */
     it->reversed = true;
     iter = iter->u.call.cargs[0];
@@ -158,6 +160,8 @@ void cg_iter_begin(cg *c, cg_iter *it, const udf_expr *iter) {
 }
 
 LLVMValueRef cg_iter_more(cg *c, cg_iter *it) {
+  if (it->kind == UDF_TY_DICT)
+    return cg_dict_iter_more(c, it);
   LLVMValueRef pos = it->cur = LLVMBuildLoad2(c->b, c->i64, it->pos, "pos");
   if (it->rcount) {
     LLVMTypeRef i128 = LLVMInt128TypeInContext(c->ctx);
@@ -254,6 +258,8 @@ static LLVMValueRef char_start_before(cg *c, LLVMValueRef s, LLVMValueRef pos) {
 }
 
 cg_val cg_iter_value(cg *c, cg_iter *it) {
+  if (it->kind == UDF_TY_DICT)
+    return cg_dict_iter_value(c, it, false);
   LLVMValueRef pos = it->cur;
   if (it->rcount) { /* the item start + (left - 1) * step, which fits in 64 bits */
     LLVMValueRef left = LLVMBuildSub(c->b, pos, LLVMConstInt(LLVMTypeOf(pos), 1, 0), "");
@@ -446,6 +452,10 @@ static void rebind(cg *c, const udf_var *var, udf_binop op, cg_val cur, const ud
 
 static void emit_stmt(cg *c, const udf_stmt *s) {
   switch (s->kind) {
+  case UDF_S_SETITEM:
+  case UDF_S_DELITEM:
+    cg_dict_setitem(c, s);
+    return;
   case UDF_S_PASS:
     return;
   case UDF_S_EXPR:

@@ -147,6 +147,11 @@ static void scan_block(struct scan *s, const udf_block *b) {
     case UDF_S_RAISE:
       if (st->u.raise.msg) scan_root(s, st->u.raise.msg, USE_HELD);
       break;
+    case UDF_S_SETITEM:
+    case UDF_S_DELITEM:
+      scan_root(s, st->u.setitem.target, USE_HELD);
+      if (st->u.setitem.value) scan_root(s, st->u.setitem.value, USE_HELD);
+      break;
     case UDF_S_TRY:
       scan_block(s, &st->u.try_.body);
       for (int k = 0; k < st->u.try_.nhandlers; k++)

@@ -603,6 +603,7 @@ cg_val cg_call_expr(cg *c, const udf_expr *e) {
   case UDF_CALL_BUILTIN: return builtin(c, e);
   case UDF_CALL_METHOD: return method(c, e);
   case UDF_CALL_FUNC: return call_func(c, e);
+  case UDF_CALL_DICT: return cg_dict_call(c, e);
   default: break;
   }
   cg_fail(c, "unresolved call");

@@ -59,6 +59,10 @@ LLVMValueRef cg_truth(cg *c, cg_val v) {
   case UDF_TY_LIST:
   case UDF_TY_TUPLE_STR:
     return LLVMBuildICmp(c->b, LLVMIntNE, cg_list_len(c, v.v), cg_i64(c, 0), "");
+  case UDF_TY_DICT:
+  case UDF_TY_SET:
+    return LLVMBuildICmp(c->b, LLVMIntNE, cg_call(c, "nrt_udf_rt_dict_len", "l:p", &v.v, 1),
+                         cg_i64(c, 0), "");
   default: return LLVMConstInt(c->i1, 0, 0);
   }
 }
@@ -297,7 +301,9 @@ static LLVMValueRef compare_one(cg *c, cg_val l, udf_cmpop op, cg_val r) {
   }
   if (op == UDF_CMP_IN || op == UDF_CMP_NOT_IN) {
     LLVMValueRef in;
-    if (udf_type_base(r.type) == UDF_TY_LIST) {
+    if (udf_type_base(r.type) == UDF_TY_DICT || udf_type_base(r.type) == UDF_TY_SET) {
+      in = cg_dict_contains(c, l, r);
+    } else if (udf_type_base(r.type) == UDF_TY_LIST) {
       in = cg_nlist_contains(c, r, l);
     } else if (udf_type_base(r.type) == UDF_TY_STR) {
       LLVMValueRef args[4] = {cg_str_data(c, r.v), cg_str_len(c, r.v), cg_str_data(c, l.v),
@@ -708,7 +714,13 @@ static cg_val expr_value(cg *c, const udf_expr *e) {
   case UDF_E_IFEXP: return ifexp(c, e);
   case UDF_E_CALL:
   case UDF_E_FSTRING: return cg_call_expr(c, e);
-  case UDF_E_SUBSCRIPT: return subscript(c, e);
+  case UDF_E_SUBSCRIPT:
+    if (udf_type_base(e->u.subscript.value->type) == UDF_TY_DICT) return cg_dict_getitem(c, e);
+    return subscript(c, e);
+  case UDF_E_DICT:
+  case UDF_E_SET:
+  case UDF_E_DICTCOMP:
+  case UDF_E_SETCOMP: return cg_dict_expr(c, e);
   case UDF_E_SLICE: return slice(c, e);
   case UDF_E_LIST:
   case UDF_E_TUPLE:
@@ -729,6 +741,9 @@ static cg_val expr_value(cg *c, const udf_expr *e) {
       v.v = LLVMBuildUIToFP(c->b, o.v, c->f64, "");
     else if (from == UDF_TY_INT && to == UDF_TY_FLOAT)
       v.v = LLVMBuildSIToFP(c->b, o.v, c->f64, "");
+    else if (udf_type_is_nullable(o.type) && !udf_type_is_nullable(e->type) &&
+             (to == UDF_TY_INT || to == UDF_TY_FLOAT || to == UDF_TY_BOOL))
+      v.v = LLVMBuildExtractValue(c->b, o.v, 0, "value"); /* narrowed: known not None */
     else
       v = cg_coerce(c, o, e->type);
     return v;

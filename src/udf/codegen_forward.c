@@ -85,6 +85,11 @@ static void walk_block(struct uses *u, const udf_block *b) {
       break;
     case UDF_S_RETURN: walk_expr(u, s->u.ret.value); break;
     case UDF_S_RAISE: walk_expr(u, s->u.raise.msg); break;
+    case UDF_S_SETITEM:
+    case UDF_S_DELITEM:
+      walk_expr(u, s->u.setitem.target);
+      walk_expr(u, s->u.setitem.value);
+      break;
     case UDF_S_TRY:
       walk_block(u, &s->u.try_.body);
       for (int k = 0; k < s->u.try_.nhandlers; k++) {

@@ -236,6 +236,9 @@ typedef struct cg_iter {
   LLVMValueRef rstart, rstep, rcount; /* reversed(range): i128 start and step, an i128
                                        * alloca of the items left (no overflow possible) */
   LLVMBasicBlockRef head, body, next, done;
+  int dict_op;                 /* UDF_TY_DICT: keys, values or items (types_dict.h) */
+  udf_type dict_type;
+  LLVMValueRef kslot, vslot;   /* UDF_TY_DICT: the current key and value (nrt_str allocas) */
 } cg_iter;
 void cg_iter_begin(cg *c, cg_iter *it, const udf_expr *iter);
 /* The iterable evaluated and the position set, no blocks made (cg_iter_begin does both). */
@@ -255,6 +258,7 @@ typedef struct cg_for_leaf {
   LLVMValueRef count_ovf; /* i1 alloca: the counter went past INT64_MAX */
   const udf_var *var;     /* the name bound to its items (NULL: none) */
   const udf_expr *chars;  /* else a tuple of names its str items are unpacked into */
+  const udf_var *var2;    /* for k, v in d.items(): the name bound to the values */
 } cg_for_leaf;
 typedef struct cg_for {
   cg_for_leaf leaf[CG_FOR_LEAVES];
@@ -289,5 +293,17 @@ bool cg_find_appenders(cg *c, const udf_func *f); /* sets c->appender; true if a
 cg_val cg_str_append(cg *c, cg_val cur, cg_val x); /* a growing local's cur + x */
 bool cg_is_self_concat(cg *c, const udf_stmt *assign); /* `v = v + e` for an appender v */
 cg_val cg_fit_result(cg *c, cg_val v); /* a value leaving the function (nrt_str_fit) */
+
+/* ---- dict and set values (codegen_dict.c) */
+LLVMValueRef cg_dict_mi(cg *c, LLVMValueRef d); /* the MemInfo refcounting acts on, or NULL */
+cg_val cg_dict_expr(cg *c, const udf_expr *e); /* displays and comprehensions */
+cg_val cg_dict_call(cg *c, const udf_expr *e); /* UDF_CALL_DICT */
+cg_val cg_dict_getitem(cg *c, const udf_expr *e);
+LLVMValueRef cg_dict_contains(cg *c, cg_val key, cg_val d);
+void cg_dict_setitem(cg *c, const udf_stmt *s); /* d[k] = v, del d[k] */
+/* Iteration over a dict (its keys) or d.keys()/values()/items(): false for other iterables. */
+bool cg_dict_iter_setup(cg *c, cg_iter *it, const udf_expr *iter);
+LLVMValueRef cg_dict_iter_more(cg *c, cg_iter *it);
+cg_val cg_dict_iter_value(cg *c, cg_iter *it, bool second); /* borrowed */
 
 #endif /* NRT_UDF_CODEGEN_INTERNAL_H */

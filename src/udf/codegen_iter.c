@@ -26,6 +26,18 @@ static void flatten(cg *c, cg_for *f, const udf_expr *iter, const udf_var *var,
                     const udf_expr *unpack) {
   if (c->failed)
     return;
+  bool items = iter->kind == UDF_E_CALL && iter->u.call.ckind == UDF_CALL_DICT &&
+               udf_type_base(iter->type) == UDF_TY_ITER;
+  if (items) { /* d.keys(), d.values(), d.items(): one iteration, two names for items */
+    cg_for_leaf *l = new_leaf(c, f);
+    if (!l)
+      return;
+    bool two = unpack && unpack->kind == UDF_E_TUPLE;
+    l->var = two ? name_var(unpack->u.seq.items[0]) : var ? var : name_var(unpack);
+    l->var2 = two ? name_var(unpack->u.seq.items[1]) : NULL;
+    cg_iter_setup(c, &l->it, iter);
+    return;
+  }
   bool multi = udf_type_base(iter->type) == UDF_TY_ITER &&
                iter->u.call.builtin != UDF_BI_REVERSED;
   if (!multi) {
@@ -126,11 +138,14 @@ void cg_for_next(cg *c, cg_for *f) {
     LLVMBuildStore(c->b, LLVMBuildExtractValue(c->b, r, 1, ""), l->count_ovf);
     vals[i] = (cg_val){n, UDF_TY_INT, false};
   }
-  for (int i = 0; i < f->n; i++)
+  for (int i = 0; i < f->n; i++) {
     if (f->leaf[i].var)
       cg_bind(c, f->leaf[i].var, vals[i]);
     else if (f->leaf[i].chars)
       cg_unpack_chars(c, vals[i], f->leaf[i].chars);
+    if (f->leaf[i].var2)
+      cg_bind(c, f->leaf[i].var2, cg_dict_iter_value(c, &f->leaf[i].it, true));
+  }
   if (f->pack_var && !c->failed) {
     cg_val t = cg_list_from_values(c, vals + f->pack_from, f->pack_n, UDF_TY_TUPLE_STR);
     cg_bind(c, f->pack_var, t);

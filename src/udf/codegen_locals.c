@@ -69,6 +69,12 @@ static void count_block(struct bindings *b, const udf_block *blk, int loops) {
         bind_target(b, s->u.assign.targets[k], loops);
       break;
     case UDF_S_AUGASSIGN: bind_target(b, s->u.augassign.target, loops); break;
+    case UDF_S_SETITEM: /* d[k] = v binds no name, but := inside it does */
+    case UDF_S_DELITEM:
+      count_named(b, s->u.setitem.target);
+      if (s->u.setitem.value)
+        count_named(b, s->u.setitem.value);
+      break;
     case UDF_S_IF:
       count_block(b, &s->u.if_.body, loops);
       count_block(b, &s->u.if_.orelse, loops);

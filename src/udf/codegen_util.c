@@ -21,7 +21,8 @@ void cg_fail(cg *c, const char *fmt, ...) {
 
 bool cg_is_refcounted(udf_type t) {
   udf_type b = udf_type_base(t);
-  return b == UDF_TY_STR || b == UDF_TY_LIST_STR || b == UDF_TY_TUPLE_STR || b == UDF_TY_LIST;
+  return b == UDF_TY_STR || b == UDF_TY_LIST_STR || b == UDF_TY_TUPLE_STR || b == UDF_TY_LIST ||
+         b == UDF_TY_DICT || b == UDF_TY_SET;
 }
 
 LLVMTypeRef cg_llty(cg *c, udf_type t) {
@@ -34,7 +35,9 @@ LLVMTypeRef cg_llty(cg *c, udf_type t) {
   case UDF_TY_STR: return c->str;
   case UDF_TY_LIST_STR:
   case UDF_TY_LIST:
-  case UDF_TY_TUPLE_STR: return c->ptr;
+  case UDF_TY_TUPLE_STR:
+  case UDF_TY_DICT:
+  case UDF_TY_SET: return c->ptr;
   default: return c->i1; /* None, and types never stored */
   }
   if (udf_type_is_nullable(t)) {
@@ -172,6 +175,8 @@ LLVMValueRef cg_bool_of_c(cg *c, LLVMValueRef b8) {
 LLVMValueRef cg_mi(cg *c, cg_val v) {
   if (udf_type_base(v.type) == UDF_TY_STR)
     return cg_str_mi(c, v.v);
+  if (udf_type_base(v.type) == UDF_TY_DICT || udf_type_base(v.type) == UDF_TY_SET)
+    return cg_dict_mi(c, v.v);
   return v.v;
 }
 

@@ -6,7 +6,8 @@
 
 static const int statuses[UDF_EXC_COUNT] = {NRT_EVALUE,    NRT_EILSEQ,   NRT_EINDEX,
                                             NRT_EOVERFLOW, NRT_EZERODIV, NRT_ETYPE,
-                                            NRT_EUNBOUND,  NRT_ELIMIT};
+                                            NRT_EUNBOUND,  NRT_ELIMIT,   NRT_EKEY,
+                                            NRT_ERUNTIME};
 
 static const struct {
   const char *name;
@@ -16,14 +17,15 @@ static const struct {
     {"BaseException", UDF_EXC_ALL, 0},
     {"Exception", UDF_EXC_ALL, 0},
     {"ArithmeticError", UDF_EXC_OVERFLOW | UDF_EXC_ZERODIV, 0},
-    {"LookupError", UDF_EXC_INDEX, 0},
+    {"LookupError", UDF_EXC_INDEX | UDF_EXC_KEY, 0},
     {"ValueError", UDF_EXC_VALUE | UDF_EXC_UNICODE, NRT_EVALUE},
     {"UnicodeError", UDF_EXC_UNICODE, 0},
     {"UnicodeDecodeError", UDF_EXC_UNICODE, 0},
     {"UnicodeEncodeError", 0, 0},
     {"TypeError", UDF_EXC_TYPE, NRT_ETYPE},
     {"IndexError", UDF_EXC_INDEX, NRT_EINDEX},
-    {"KeyError", 0, 0},
+    {"KeyError", UDF_EXC_KEY, NRT_EKEY},
+    {"RuntimeError", UDF_EXC_RUNTIME, NRT_ERUNTIME},
     {"ZeroDivisionError", UDF_EXC_ZERODIV, NRT_EZERODIV},
     {"OverflowError", UDF_EXC_OVERFLOW, NRT_EOVERFLOW},
     {"NameError", UDF_EXC_UNBOUND, 0},

@@ -16,12 +16,14 @@ enum {
   UDF_EXC_TYPE = 1u << 5,     /* NRT_ETYPE: TypeError */
   UDF_EXC_UNBOUND = 1u << 6,  /* NRT_EUNBOUND: UnboundLocalError */
   UDF_EXC_MEMORY = 1u << 7,   /* NRT_ELIMIT: MemoryError from a size limit */
-  UDF_EXC_COUNT = 8,
-  UDF_EXC_ALL = (1u << 8) - 1
+  UDF_EXC_KEY = 1u << 8,      /* NRT_EKEY: KeyError */
+  UDF_EXC_RUNTIME = 1u << 9,  /* NRT_ERUNTIME: RuntimeError */
+  UDF_EXC_COUNT = 10,
+  UDF_EXC_ALL = (1u << 10) - 1
 };
 
 /* The class named `name`: the bits it catches (0 for a class nothing in a UDF raises, such
- * as KeyError) and in *raise_code the status `raise name(...)` gives (0: not raisable here,
+ * as UnicodeEncodeError) and in *raise_code the status `raise name(...)` gives (0: not raisable here,
  * e.g. an abstract base such as LookupError). False for a name that is no such class. */
 bool udf_exc_class(const char *name, uint32_t *catches, int *raise_code);
 

@@ -748,6 +748,58 @@ static udf_expr *parse_list(parser *p) {
   return l;
 }
 
+/* {k: v, ...}, {a, b, ...} and their comprehensions (dict and set values, types_dict.c). */
+static udf_expr *parse_brace(parser *p) {
+  udf_loc loc = cur(p)->loc;
+  advance(p);
+  udf_expr *d = new_expr(p, UDF_E_DICT, loc);
+  if (!d) return NULL;
+  d->u.dict.const_index = -1;
+  if (is_op(p, UDF_O_RBRACE)) {
+    advance(p);
+    return d;
+  }
+  if (is_op(p, UDF_O_STAR) || is_op(p, UDF_O_DSTAR))
+    return unsupported(p, cur(p)->loc, "unpacking (* or **) in a dict or set display");
+  udf_expr *k = parse_expression(p);
+  if (!k) return NULL;
+  udf_expr *v = NULL;
+  if (is_op(p, UDF_O_COLON)) {
+    advance(p);
+    if (!(v = parse_expression(p))) return NULL;
+  } else {
+    d->kind = UDF_E_SET;
+  }
+  if (is_kw(p, UDF_KW_FOR)) {
+    udf_expr *c = parse_comprehension(p, v ? UDF_E_DICTCOMP : UDF_E_SETCOMP, k, loc);
+    if (!c) return NULL;
+    c->u.comp.value = v;
+    if (!expect_op(p, UDF_O_RBRACE, "}")) return NULL;
+    return c;
+  }
+  int kcap = 0, vcap = 0, n = 0;
+  for (;;) {
+    if (!push_ptr(p, &d->u.dict.keys, &n, &kcap, k)) return NULL;
+    if (v) {
+      n--;
+      if (!push_ptr(p, &d->u.dict.values, &n, &vcap, v)) return NULL;
+    }
+    if (!is_op(p, UDF_O_COMMA)) break;
+    advance(p);
+    if (is_op(p, UDF_O_RBRACE)) break;
+    if (is_op(p, UDF_O_STAR) || is_op(p, UDF_O_DSTAR))
+      return unsupported(p, cur(p)->loc, "unpacking (* or **) in a dict or set display");
+    if (!(k = parse_expression(p))) return NULL;
+    if (d->kind == UDF_E_DICT) {
+      if (!expect_op(p, UDF_O_COLON, ":")) return NULL;
+      if (!(v = parse_expression(p))) return NULL;
+    }
+  }
+  d->u.dict.n = n;
+  if (!expect_op(p, UDF_O_RBRACE, "}")) return NULL;
+  return d;
+}
+
 static udf_expr *parse_atom(parser *p) {
   udf_token *t = cur(p);
   switch (t->kind) {
@@ -809,7 +861,7 @@ static udf_expr *parse_atom(parser *p) {
     switch (t->op) {
     case UDF_O_LPAR: return parse_paren(p);
     case UDF_O_LSQB: return parse_list(p);
-    case UDF_O_LBRACE: return unsupported(p, t->loc, "dict and set displays");
+    case UDF_O_LBRACE: return parse_brace(p);
     case UDF_O_ELLIPSIS: return unsupported(p, t->loc, "Ellipsis (...)");
     default: return syntax_error(p, t);
     }
@@ -1220,24 +1272,6 @@ static bool end_simple(parser *p) {
   return false;
 }
 
-/* xs[i] = v (value v) and del xs[i] (v NULL) as the expression statements
- * xs.__setitem__(i, v) and xs.__delitem__(i), which the checker resolves for lists. */
-static udf_stmt *item_stmt(parser *p, udf_loc loc, udf_expr *target, udf_expr *v) {
-  udf_expr *attr = new_expr(p, UDF_E_ATTRIBUTE, target->loc);
-  udf_expr *call = new_expr(p, UDF_E_CALL, target->loc);
-  udf_stmt *s = new_stmt(p, UDF_S_EXPR, loc);
-  if (!attr || !call || !s) return NULL;
-  attr->u.attribute.value = target->u.subscript.value;
-  attr->u.attribute.attr = v ? "__setitem__" : "__delitem__";
-  call->u.call.func = attr;
-  int cap = 0;
-  if (!push_ptr(p, &call->u.call.args, &call->u.call.nargs, &cap, target->u.subscript.index) ||
-      (v && !push_ptr(p, &call->u.call.args, &call->u.call.nargs, &cap, v)))
-    return NULL;
-  s->u.expr = call;
-  return s;
-}
-
 /* The module named at the cursor (a supported one), or NULL after a diagnostic. */
 static const char *import_module_name(parser *p) {
   udf_token *t = cur(p);
@@ -1369,11 +1403,13 @@ static udf_stmt *parse_simple(parser *p) {
     case UDF_KW_NONLOCAL: return unsupported(p, loc, "nonlocal statements");
     case UDF_KW_DEL: {
       advance(p);
-      udf_expr *target = parse_bitor(p);
-      if (!target) return NULL;
-      if (target->kind != UDF_E_SUBSCRIPT || !end_simple(p))
-        return unsupported(p, loc, "del statements (only del xs[i])");
-      return item_stmt(p, loc, target, NULL);
+      udf_expr *e = parse_star_expressions(p);
+      if (!e) return NULL;
+      if (e->kind != UDF_E_SUBSCRIPT) return unsupported(p, loc, "del statements (only del xs[i] and del d[k])");
+      if (!end_simple(p)) return NULL;
+      udf_stmt *s = new_stmt(p, UDF_S_DELITEM, loc);
+      if (s) s->u.setitem.target = e;
+      return s;
     }
     case UDF_KW_RAISE: return parse_raise(p);
     case UDF_KW_ASSERT: return unsupported(p, loc, "assert statements");
@@ -1419,7 +1455,9 @@ static udf_stmt *parse_simple(parser *p) {
                                        UDF_OP_RSHIFT};
     udf_binop op = augops[cur(p)->op - UDF_O_PLUSEQ];
     if (e->kind != UDF_E_NAME) {
-      if (e->kind == UDF_E_ATTRIBUTE || e->kind == UDF_E_SUBSCRIPT || e->kind == UDF_E_SLICE)
+      if (e->kind == UDF_E_SUBSCRIPT)
+        return unsupported(p, e->loc, "augmented assignment to an item (write x[k] = x[k] + v)");
+      if (e->kind == UDF_E_ATTRIBUTE || e->kind == UDF_E_SLICE)
         return check_target(p, e, false, false), NULL;
       udf_diag_error(p->dc, NRT_EPARSE, e->loc,
                      "'%s' is an illegal expression for augmented assignment",
@@ -1437,13 +1475,14 @@ static udf_stmt *parse_simple(parser *p) {
     return s;
   }
   if (is_op(p, UDF_O_EQUAL) && e->kind == UDF_E_SUBSCRIPT) {
-    advance(p);
+    advance(p); /* d[k] = v, xs[i] = v: checked by the container's type (types.c) */
     udf_expr *v = parse_star_expressions(p);
     if (!v) return NULL;
-    if (is_op(p, UDF_O_EQUAL))
-      return unsupported(p, cur(p)->loc, "chained assignment to a subscript");
+    if (is_op(p, UDF_O_EQUAL)) return unsupported(p, cur(p)->loc, "chained assignment to a subscript");
     if (!end_simple(p)) return NULL;
-    return item_stmt(p, loc, e, v);
+    udf_stmt *s = new_stmt(p, UDF_S_SETITEM, loc);
+    if (s) s->u.setitem.target = e, s->u.setitem.value = v;
+    return s;
   }
   if (is_op(p, UDF_O_EQUAL)) {
     udf_stmt *s = new_stmt(p, UDF_S_ASSIGN, loc);
@@ -2029,6 +2068,13 @@ static bool is_main_guard(const udf_stmt *s) {
          r->u.str.len == 8 && memcmp(r->u.str.data, "__main__", 8) == 0;
 }
 
+/* `NAME = {...}` at module level: a dict or set constant (types_dict.c). */
+static bool is_module_const(const udf_stmt *s) {
+  if (s->kind != UDF_S_ASSIGN || s->u.assign.ntargets != 1) return false;
+  const udf_expr *t = s->u.assign.targets[0], *v = s->u.assign.value;
+  return t->kind == UDF_E_NAME && (v->kind == UDF_E_DICT || v->kind == UDF_E_SET);
+}
+
 int udf_parse_module(udf_diagctx *dc, udf_arena *a, const char *src, size_t len,
                      udf_module **out) {
   *out = NULL;
@@ -2066,7 +2112,7 @@ int udf_parse_module(udf_diagctx *dc, udf_arena *a, const char *src, size_t len,
   udf_module *m = udf_arena_alloc(a, sizeof *m);
   if (!m) return P_OOM(p);
   m->arena = a;
-  int fcap = 0;
+  int fcap = 0, ccap = 0, vcap = 0;
   bool lambda = false;
   udf_loc other = {0, 0};
   while (cur(p)->kind != UDF_T_END) {
@@ -2098,6 +2144,15 @@ int udf_parse_module(udf_diagctx *dc, udf_arena *a, const char *src, size_t len,
         udf_stmt *x = junk.items[i];
         bool docstring = x->kind == UDF_S_EXPR && x->u.expr->kind == UDF_E_STR;
         bool inert = x->kind == UDF_S_PASS; /* an import, or pass */
+        if (is_module_const(x)) {
+          udf_expr *v = x->u.assign.value;
+          v->u.dict.readonly = true; /* a module's dict or set is only looked up */
+          if (!push_ptr(p, &m->const_names, &m->nconsts, &ccap, x->u.assign.targets[0]))
+            return dc->code;
+          m->nconsts--;
+          if (!push_ptr(p, &m->const_values, &m->nconsts, &vcap, v)) return dc->code;
+          continue;
+        }
         if (!docstring && !inert && !is_main_guard(x) && other.line == 0) other = x->loc;
       }
       continue;

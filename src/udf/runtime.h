@@ -226,7 +226,7 @@ void nrt_udf_rt_refops_reset(void);
 /* Every runtime symbol compiled code may call, for the JIT: writes up to `cap` entries to out
  * and returns how many there are. `counted` binds the refcount operations to their counting
  * wrappers. */
-#define NRT_UDF_MAX_SYMBOLS 256
+#define NRT_UDF_MAX_SYMBOLS 320
 size_t nrt_udf_runtime_symbols(int counted, struct nrt_udf_symbol *out, size_t cap);
 
 #endif /* NRT_UDF_RUNTIME_H */

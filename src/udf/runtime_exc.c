@@ -5,6 +5,17 @@
 #include "udf/runtime.h"
 
 int32_t nrt_udf_rt_raise_str(struct nrt_error *err, int32_t code, const nrt_str *msg) {
+  if (code == NRT_EKEY) { /* str(KeyError(k)) is repr(k) */
+    char buf[NRT_ERROR_MESSAGE_SIZE];
+    int64_t n = msg->len;
+    if (nrt_str_repr_size(msg->data, n) >= (int64_t)sizeof buf) {
+      n = (int64_t)sizeof buf / 4 - 2; /* a long key: the repr of its first characters */
+      while (n > 0 && ((unsigned char)msg->data[n] & 0xC0) == 0x80)
+        n--;
+    }
+    buf[nrt_str_repr_into(msg->data, n, buf)] = '\0';
+    return nrt_error_set(err, code, "%s", buf);
+  }
   return nrt_error_set(err, code, "%.*s", (int)(msg->len < 4096 ? msg->len : 4096), msg->data);
 }
 

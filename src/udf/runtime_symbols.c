@@ -2,6 +2,7 @@
 #include "nrt/str.h"
 #include "nrt/str_convert.h"
 #include "udf/runtime.h"
+#include "udf/runtime_dict.h"
 
 #define SYM(f) {#f, (void *)(f)}
 
@@ -31,6 +32,9 @@ static const struct nrt_udf_symbol common[] = {
     SYM(nrt_udf_rt_write_float), SYM(nrt_udf_rt_write_format_str),
     SYM(nrt_udf_rt_write_replace), SYM(nrt_udf_rt_write_str_spec),
     SYM(nrt_udf_rt_write_int_spec), SYM(nrt_udf_rt_write_float_spec), SYM(nrt_mi_destroy),
+    SYM(nrt_udf_rt_dict_new), SYM(nrt_udf_rt_dict_set), SYM(nrt_udf_rt_dict_find),
+    SYM(nrt_udf_rt_dict_getitem), SYM(nrt_udf_rt_dict_pop), SYM(nrt_udf_rt_dict_setdefault),
+    SYM(nrt_udf_rt_dict_len), SYM(nrt_udf_rt_dict_next), SYM(nrt_udf_rt_set_of_list),
     /* mutable lists (runtime_mlist.c, runtime_sortkeys.c) */
     SYM(nrt_udf_rt_mlist_insert), SYM(nrt_udf_rt_mlist_extend), SYM(nrt_udf_rt_mlist_pop),
     SYM(nrt_udf_rt_mlist_remove), SYM(nrt_udf_rt_mlist_index), SYM(nrt_udf_rt_mlist_count),

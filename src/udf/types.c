@@ -14,6 +14,7 @@
 #include "udf/exceptions.h"
 #include "udf/parse_format.h"
 #include "udf/types.h"
+#include "udf/types_dict.h"
 
 typedef struct ck {
   udf_diagctx *dc;
@@ -199,6 +200,11 @@ static void collect_stmt_named(ck *c, const udf_stmt *s) {
   case UDF_S_FOR: e = s->u.for_.iter; break;
   case UDF_S_RETURN: e = s->u.ret.value; break;
   case UDF_S_RAISE: e = s->u.raise.exc; break;
+  case UDF_S_SETITEM:
+  case UDF_S_DELITEM:
+    e = s->u.setitem.target;
+    if (s->u.setitem.value) collect_named(c, s->u.setitem.value);
+    break;
   default: break;
   }
   if (e) collect_named(c, e);
@@ -276,6 +282,9 @@ static void join_var(ck *c, udf_var *v, udf_type t) {
     nt = old;
   else if (nullable(t) && base(t) == base(old))
     nt = t;
+  else if ((base(old) == UDF_TY_DICT || base(old) == UDF_TY_SET) && base(t) == base(old) &&
+           udf_type_param1(old) == UNKNOWN)
+    nt = t; /* an empty dict or set gets its item types */
   else
     nt = mlist_join(old, t);
   if (nt != old) {
@@ -305,19 +314,28 @@ static void unnarrow(ck *c, const udf_var *v) {
 static bool assignable(udf_type from, udf_type to) {
   if (from == to) return true;
   if (nullable(to) && (from == UDF_TY_NONE || from == base(to))) return true;
+  /* an empty dict or set display takes the type of the variable it is stored in */
+  if ((base(to) == UDF_TY_DICT || base(to) == UDF_TY_SET) && base(from) == base(to) &&
+      udf_type_param1(from) == UDF_TY_UNKNOWN)
+    return true;
   return false;
 }
 
 static bool storable(udf_type t) {
   udf_type b = base(t);
   return b == UDF_TY_NONE || b == UDF_TY_BOOL || b == UDF_TY_INT || b == UDF_TY_FLOAT ||
-         b == UDF_TY_STR || b == UDF_TY_LIST_STR || b == UDF_TY_TUPLE_STR || b == UDF_TY_LIST;
+         b == UDF_TY_STR || b == UDF_TY_LIST_STR || b == UDF_TY_TUPLE_STR || b == UDF_TY_LIST ||
+         ((b == UDF_TY_DICT || b == UDF_TY_SET) && !nullable(t));
 }
 
 static udf_type store_error(ck *c, udf_loc loc, udf_type t) {
   if (base(t) == UDF_TY_RANGE)
     return err(c, NRT_EUNSUPPORTED, loc,
                "unsupported: a range stored in a variable (use range() directly in a for loop)");
+  if (base(t) == UDF_TY_ITER)
+    return err(c, NRT_EUNSUPPORTED, loc,
+               "unsupported: d.keys(), d.values() or d.items() stored in a variable (use them "
+               "directly as the iterable of a for loop or comprehension)");
   return err(c, NRT_EUNSUPPORTED, loc,
              "unsupported: a tuple of mixed types stored in a variable (only tuples of str)");
 }
@@ -355,6 +373,13 @@ static udf_type check_expr(ck *c, udf_expr **ep);
 static bool mlist_number_item(ck *c, udf_expr **ep, udf_type elem); /* types_mlist.inc */
 static udf_type check_cond(ck *c, udf_expr **ep);
 static int check_function(ck *parent, udf_func *fn, const udf_type *ptypes);
+/* dict and set values (types_dict.inc) */
+static bool dict_kind(udf_type t);
+static bool dict_key(ck *c, udf_expr **kp, udf_type want, const char *what);
+static udf_type check_dict_subscript(ck *c, udf_expr *e, udf_type vt);
+static udf_type check_dict_method(ck *c, udf_expr *e, udf_expr *attr, udf_type rt);
+static bool check_dict_builtin(ck *c, udf_expr *e, const char *id, udf_type *t);
+static void dict_type_empty(ck *c, udf_expr *value, udf_type vt);
 
 /* A generator expression is materialised as a list, which is only Python's behaviour where
  * the generator is consumed once: as an iterable (for, comprehension, join, min/max, in). */
@@ -536,6 +561,20 @@ static bool iterable_elem(ck *c, udf_expr *it, udf_type *elem) {
   case UDF_TY_LIST_STR:
   case UDF_TY_TUPLE_STR: *elem = UDF_TY_STR; return true;
   case UDF_TY_RANGE: *elem = UDF_TY_INT; return true;
+  default: break;
+  }
+  if (base(t) == UDF_TY_DICT) {
+    *elem = udf_type_param1(t);
+    if (*elem == UNKNOWN) err(c, NRT_ETYPE, it->loc, "cannot infer the type of the keys of this dict");
+    return *elem != UNKNOWN;
+  }
+  if (base(t) == UDF_TY_SET) {
+    err(c, NRT_EUNSUPPORTED, it->loc,
+        "unsupported: iterating over a set (CPython's order depends on the string hash seed; "
+        "keep the items in a dict or a list)");
+    return false;
+  }
+  switch (t) {
   case UDF_TY_TUPLE:
     err(c, NRT_EUNSUPPORTED, it->loc, "unsupported: iterating over a tuple of mixed types");
     return false;
@@ -667,6 +706,33 @@ static int count_items(const udf_expr *it) {
  * the names are declared only). The structures must match: an enumerate or zip item is
  * unpacked into a tuple of as many names; other items go to one name. False on a failure
  * that must stop the comprehension's scan (out of memory). */
+/* for k in d.keys() / v in d.values() / k, v in d.items(). */
+static bool bind_dict_target(ck *c, udf_expr *it, udf_var *v, udf_expr *unpack, udf_loc loc,
+                             bool comp) {
+  udf_type dt = it->u.call.receiver->type;
+  udf_type kt = udf_type_param1(dt), vt = udf_type_param2(dt);
+  int op = it->u.call.dict_op;
+  if (op != UDF_DOP_ITEMS) {
+    if (unpack) {
+      err(c, NRT_EUNSUPPORTED, unpack->loc, "unsupported: unpacking the items of d.%s()",
+          op == UDF_DOP_KEYS ? "keys" : "values");
+      return false;
+    }
+    return bind_target_var(c, v, op == UDF_DOP_KEYS ? kt : vt, loc, comp);
+  }
+  if (!unpack || unpack->kind != UDF_E_TUPLE || unpack->u.seq.n != 2 ||
+      unpack->u.seq.items[0]->kind != UDF_E_NAME || unpack->u.seq.items[1]->kind != UDF_E_NAME) {
+    err(c, NRT_EUNSUPPORTED, unpack ? unpack->loc : loc,
+        "unsupported: the items of d.items() other than unpacked into two names (for k, v in "
+        "d.items())");
+    return false;
+  }
+  return bind_target_var(c, unpack->u.seq.items[0]->u.name.var, kt, unpack->u.seq.items[0]->loc,
+                         comp) &&
+         bind_target_var(c, unpack->u.seq.items[1]->u.name.var, vt, unpack->u.seq.items[1]->loc,
+                         comp);
+}
+
 static bool bind_for_target(ck *c, udf_expr *it, udf_var *v, udf_expr *unpack, udf_loc loc,
                             bool comp) {
   if (unpack && unpack->kind == UDF_E_NAME) {
@@ -674,6 +740,8 @@ static bool bind_for_target(ck *c, udf_expr *it, udf_var *v, udf_expr *unpack, u
     loc = unpack->loc;
     unpack = NULL;
   }
+  if (it && it->kind == UDF_E_CALL && it->u.call.ckind == UDF_CALL_DICT && it->type == UDF_TY_ITER)
+    return bind_dict_target(c, it, v, unpack, loc, comp);
   bool iter = it && it->type == UDF_TY_ITER && it->u.call.builtin != UDF_BI_REVERSED;
   if (it && unpack && !iter && str_items_into_names(it, unpack)) {
     for (int i = 0; i < unpack->u.seq.n; i++)
@@ -876,6 +944,7 @@ static udf_type check_subscript(ck *c, udf_expr *e) {
   if (!need_value(c, e->u.subscript.value, "indexing")) return UNKNOWN;
   if (e->u.subscript.value->kind == UDF_E_GENEXP)
     return err(c, NRT_ETYPE, e->loc, "'generator' object is not subscriptable");
+  if (dict_kind(vt)) return check_dict_subscript(c, e, vt);
   if (base(vt) == UDF_TY_LIST) {
     if (check_index(c, &e->u.subscript.index, vt) == UNKNOWN) return UNKNOWN;
     return e->type = udf_type_param1(vt);
@@ -971,6 +1040,11 @@ static udf_type check_compare(ck *c, udf_expr *e) {
       continue;
     }
     if (!need_value(c, l, "comparing") || !need_value(c, r, "comparing")) return UNKNOWN;
+    if ((op == UDF_CMP_IN || op == UDF_CMP_NOT_IN) && dict_kind(rt)) {
+      if (!dict_key(c, &ops[i], udf_type_param1(rt), base(rt) == UDF_TY_SET ? "set" : "dict"))
+        return UNKNOWN;
+      continue;
+    }
     if (op == UDF_CMP_IN || op == UDF_CMP_NOT_IN) {
       if (rt == UDF_TY_STR) {
         if (lt != UDF_TY_STR)
@@ -1364,6 +1438,7 @@ static udf_type check_method(ck *c, udf_expr *e, udf_expr *attr) {
   if (unknown) return UNKNOWN;
   udf_expr *recv = attr->u.attribute.value;
   if (!need_value(c, recv, "calling a method of")) return UNKNOWN;
+  if (dict_kind(rt)) return check_dict_method(c, e, attr, rt);
   if (rt != UDF_TY_STR) {
     if (rt == UDF_TY_LIST_STR && (strcmp(name, "append") == 0 || strcmp(name, "extend") == 0 ||
                                   strcmp(name, "insert") == 0 || strcmp(name, "pop") == 0 ||
@@ -1636,6 +1711,8 @@ static udf_type check_call(ck *c, udf_expr *e) {
   if (keyed) return check_keyed_builtin(c, e, id);
   if (strcmp(id, "repr") == 0 || strcmp(id, "ascii") == 0 || strcmp(id, "format") == 0)
     return check_repr(c, e, id);
+  udf_type dt;
+  if (check_dict_builtin(c, e, id, &dt)) return dt;
   static const char *const builtins[] = {"len", "str", "int", "float", "bool", "ord",
                                          "chr", "abs", "min", "max", "range", "list", NULL};
   for (int i = 0; builtins[i]; i++)
@@ -1728,6 +1805,8 @@ static bool desugar_format(ck *c, udf_expr *e) {
   return true;
 }
 
+#include "udf/types_dict.inc"
+
 static udf_type check_expr(ck *c, udf_expr **ep) {
   udf_expr *e = *ep;
   if (stop(c)) return UNKNOWN;
@@ -1741,6 +1820,8 @@ static udf_type check_expr(ck *c, udf_expr **ep) {
   case UDF_E_NAMED: return check_named(c, e);
   case UDF_E_FSTRING: return check_fstring(c, e);
   case UDF_E_NAME: {
+    int k = module_const_index(c, e->u.name.id);
+    if (k >= 0 && !dict_target_var(c, e) && !e->u.name.var) return check_module_const(c, ep, k);
     udf_type t = check_name(c, e);
     udf_var *v = e->u.name.var;
     if (t != UNKNOWN && nullable(t) && v && is_narrowed(c, v)) {
@@ -1782,6 +1863,10 @@ static udf_type check_expr(ck *c, udf_expr **ep) {
   case UDF_E_GENEXP: return check_comp(c, e);
   case UDF_E_CAST: return e->type;
   case UDF_E_TRUTH: return e->type;
+  case UDF_E_DICT:
+  case UDF_E_SET: return check_dict_display(c, e);
+  case UDF_E_DICTCOMP:
+  case UDF_E_SETCOMP: return check_dict_comp(c, e);
   }
   return UNKNOWN;
 }
@@ -1895,6 +1980,9 @@ static void kill_assigned(ck *c, const udf_block *b) {
 
 static udf_type return_join(ck *c, udf_type r, udf_loc loc) {
   udf_type old = c->ret;
+  if (base(r) == UDF_TY_DICT || base(r) == UDF_TY_SET)
+    return err(c, NRT_EUNSUPPORTED, loc, "unsupported: returning a %s (a UDF returns str, int, "
+               "float, bool, a list or a tuple)", tn(r));
   if (old == UNKNOWN) {
     c->ret = r;
     c->ret_loc = loc;
@@ -1925,6 +2013,7 @@ static void check_assign(ck *c, udf_stmt *s) {
       t->type = t->u.name.var ? (vt != UNKNOWN ? vt : UNKNOWN) : UNKNOWN;
       assign_var(c, t->u.name.var, vt, t->loc);
       if (c->final && t->u.name.var) t->type = t->u.name.var->type;
+      if (t->u.name.var) dict_type_empty(c, v, t->u.name.var->type);
       continue;
     }
     /* unpacking */
@@ -2034,8 +2123,8 @@ static void check_raise(ck *c, udf_stmt *s) {
   }
   if (!code) {
     err(c, NRT_EUNSUPPORTED, cls->loc,
-        "unsupported: raising %s (raise ValueError, TypeError, IndexError, ZeroDivisionError, "
-        "OverflowError, MemoryError or UnboundLocalError)",
+        "unsupported: raising %s (raise ValueError, TypeError, IndexError, KeyError, "
+        "ZeroDivisionError, OverflowError, RuntimeError, MemoryError or UnboundLocalError)",
         cls->u.name.id);
     return;
   }
@@ -2057,6 +2146,36 @@ static void check_raise(ck *c, udf_stmt *s) {
     return;
   }
   s->u.raise.msg = e->u.call.args[0];
+}
+
+/* xs[i] = v and del xs[i] are parsed as item statements, which types_dict.inc checks for
+ * dicts; on a list they become the list's __setitem__ / __delitem__ call, as types_mlist.inc
+ * types them (v is evaluated first there, as in Python). Returns true when s was rewritten. */
+static bool list_item_stmt(ck *c, udf_stmt *s) {
+  udf_expr *t = s->u.setitem.target;
+  udf_type lt = check_expr(c, &t->u.subscript.value);
+  if (lt != UDF_TY_LIST_STR && base(lt) != UDF_TY_LIST) return false;
+  udf_expr *attr = udf_arena_alloc(c->a, sizeof *attr);
+  udf_expr *call = udf_arena_alloc(c->a, sizeof *call);
+  udf_expr **args = udf_arena_alloc(c->a, 2 * sizeof *args);
+  if (!attr || !call || !args) {
+    oom(c);
+    return false;
+  }
+  attr->kind = UDF_E_ATTRIBUTE;
+  attr->loc = t->loc;
+  attr->u.attribute.value = t->u.subscript.value;
+  attr->u.attribute.attr = s->u.setitem.value ? "__setitem__" : "__delitem__";
+  call->kind = UDF_E_CALL;
+  call->loc = t->loc;
+  call->u.call.func = attr;
+  args[0] = t->u.subscript.index;
+  args[1] = s->u.setitem.value;
+  call->u.call.args = args;
+  call->u.call.nargs = s->u.setitem.value ? 2 : 1;
+  s->kind = UDF_S_EXPR;
+  s->u.expr = call;
+  return true;
 }
 
 static void check_stmt(ck *c, udf_stmt *s) {
@@ -2134,6 +2253,13 @@ static void check_stmt(ck *c, udf_stmt *s) {
   }
   case UDF_S_TRY: check_try(c, s); break;
   case UDF_S_RAISE: check_raise(c, s); break;
+  case UDF_S_SETITEM:
+  case UDF_S_DELITEM:
+    if (list_item_stmt(c, s))
+      check_stmt(c, s); /* now the list's method call */
+    else
+      check_setitem(c, s);
+    break;
   case UDF_S_BREAK:
   case UDF_S_CONTINUE:
   case UDF_S_PASS: break;
@@ -2217,6 +2343,7 @@ int udf_check_module(udf_diagctx *dc, udf_arena *a, udf_module *m, const char *e
                             "parameter %d: an input column must be str, int, float or bool",
                             i + 1);
   }
+  if (!dict_prepass(a, m)) return udf_diag_error(dc, NRT_ENOMEM, top, "out of memory");
   ck root;
   memset(&root, 0, sizeof root);
   root.dc = dc;

@@ -249,6 +249,11 @@ static void flow_stmt(flow *f, udf_stmt *st, state *s) {
     s->dead = true;
     break;
   case UDF_S_PASS: break;
+  case UDF_S_SETITEM:
+  case UDF_S_DELITEM:
+    uses(f, st->u.setitem.target, s);
+    if (st->u.setitem.value) uses(f, st->u.setitem.value, s);
+    break;
   }
 }
 

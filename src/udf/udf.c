@@ -15,6 +15,7 @@
 #include "udf/front.h"
 #include "udf/jit.h"
 #include "udf/runtime.h"
+#include "udf/runtime_dict.h"
 
 struct nrt_udf {
   struct nrt_udf_jit *jit;
@@ -23,6 +24,8 @@ struct nrt_udf {
   int nparams;
   nrt_value_kind result_kind;
   bool names_exceptions; /* some `except ... as e` reads error messages */
+  void **consts;         /* the constant dict/set displays the code points at */
+  int nconsts;
   struct nrt_udf_compile_info info;
 };
 
@@ -200,7 +203,10 @@ int nrt_udf_compile(const char *src, size_t len, const struct nrt_udf_options *o
     u->nparams = o->nparams;
     u->result_kind = type_to_kind(mod->entry->result);
     u->names_exceptions = mod->names_exceptions;
-    rc = build(u, mod, o, err);
+    u->nconsts = mod->nconst_displays;
+    rc = udf_dict_consts_build(mod, &u->consts, err);
+    if (!rc)
+      rc = build(u, mod, o, err);
     udf_module_free(mod);
   }
   if (rc) {
@@ -216,6 +222,7 @@ void nrt_udf_free(nrt_udf *udf) {
   if (!udf)
     return;
   nrt_udf_jit_free(udf->jit);
+  udf_dict_consts_free(udf->consts, udf->nconsts);
   nrt_free(udf, sizeof *udf);
 }
 

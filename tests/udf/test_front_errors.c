@@ -145,9 +145,9 @@ static const bad semantic[] = {
      "unsupported: exception groups (except*)"},
     {"def f(s):\n    raise ValueError('a') from None\n", UNS, 2, 27,
      "unsupported: raise ... from ..."},
-    {"def f(s):\n    raise KeyError('k')\n", UNS, 2, 11,
-     "unsupported: raising KeyError (raise ValueError, TypeError, IndexError, "
-     "ZeroDivisionError, OverflowError, MemoryError or UnboundLocalError)"},
+    {"def f(s):\n    raise LookupError('k')\n", UNS, 2, 11,
+     "unsupported: raising LookupError (raise ValueError, TypeError, IndexError, KeyError, "
+     "ZeroDivisionError, OverflowError, RuntimeError, MemoryError or UnboundLocalError)"},
     {"def f(s):\n    try:\n        pass\n    except MyError:\n        pass\n", UNS, 4, 12,
      "unsupported: exception class 'MyError' (only built-in exceptions such as ValueError, "
      "TypeError, IndexError, ZeroDivisionError, OverflowError, Exception)"},
@@ -172,7 +172,8 @@ static const bad semantic[] = {
     {"def f(s):\n    with s:\n        pass\n", UNS, 2, 5, "unsupported: with statements"},
     {"def f(s):\n    global x\n", UNS, 2, 5, "unsupported: global statements"},
     {"def f(s):\n    return (lambda: 1)\n", UNS, 2, 13, "unsupported: lambda inside an expression"},
-    {"def f(s):\n    return {}\n", UNS, 2, 12, "unsupported: dict and set displays"},
+    {"def f(s):\n    return {}\n", UNS, 2, 5,
+     "unsupported: returning a dict (a UDF returns str, int, float, bool, a list or a tuple)"},
     {"def f(s):\n    return 1 & 2\n", UNS, 2, 12, "unsupported: operator '&'"},
     {"def f(s):\n    return s % s\n", UNS, 2, 12, "unsupported: %-formatting with a format string that is not a literal"},
     {"def f(s):\n    return len(s)[0]\n", TYP, 2, 12, "'int' object is not subscriptable"},

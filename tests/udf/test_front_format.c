@@ -100,7 +100,7 @@ static const bad cases[] = {
     {F("'%s' % [s]"), UNS, 2, 19, "unsupported: formatting a list in an f-string"},
     {F("s.translate(str.maketrans('a', 'b'))"), UNS, 2, 24,
      "unsupported: str.maketrans and str.translate (they need dict values)"},
-    {F("s.translate({97: 'b'})"), UNS, 2, 24, "unsupported: dict and set displays"},
+    {F("s.translate({97: 'b'})"), UNS, 2, 12, "unsupported: str method 'translate'"},
     /* repr() and ascii() */
     {F("format()"), TYP, 2, 12, "format expected at least 1 argument, got 0"},
     {F("format(s, '', 1)"), TYP, 2, 12, "format expected at most 2 arguments, got 3"},

@@ -135,8 +135,15 @@ static void dump_const_str(sb *b, udf_strlit s) {
 }
 
 static void dump_comp(sb *b, const udf_expr *e) {
-  sb_put(b, e->kind == UDF_E_LISTCOMP ? "ListComp(elt=" : "GeneratorExp(elt=");
+  sb_put(b, e->kind == UDF_E_LISTCOMP   ? "ListComp(elt="
+            : e->kind == UDF_E_DICTCOMP ? "DictComp(key="
+            : e->kind == UDF_E_SETCOMP  ? "SetComp(elt="
+                                        : "GeneratorExp(elt=");
   dump_expr(b, e->u.comp.elt, "Load");
+  if (e->u.comp.value) {
+    sb_put(b, ", value=");
+    dump_expr(b, e->u.comp.value, "Load");
+  }
   sb_put(b, ", generators=[");
   for (int g = 0; g < e->u.comp.ngens; g++) {
     const udf_comp_for *gen = &e->u.comp.gens[g];
@@ -286,7 +293,21 @@ static void dump_expr(sb *b, const udf_expr *e, const char *ctx) {
     sb_printf(b, ", ctx=%s())", ctx);
     break;
   case UDF_E_LISTCOMP:
-  case UDF_E_GENEXP: dump_comp(b, e); break;
+  case UDF_E_GENEXP:
+  case UDF_E_DICTCOMP:
+  case UDF_E_SETCOMP: dump_comp(b, e); break;
+  case UDF_E_DICT:
+    sb_put(b, "Dict(keys=");
+    dump_list(b, e->u.dict.keys, e->u.dict.n, "Load");
+    sb_put(b, ", values=");
+    dump_list(b, e->u.dict.values, e->u.dict.n, "Load");
+    sb_put(b, ")");
+    break;
+  case UDF_E_SET:
+    sb_put(b, "Set(elts=");
+    dump_list(b, e->u.dict.keys, e->u.dict.n, "Load");
+    sb_put(b, ")");
+    break;
   case UDF_E_CAST:
   case UDF_E_TRUTH: sb_put(b, "<checker node>"); break;
   case UDF_E_NAMED:
@@ -365,6 +386,18 @@ static void dump_stmt(sb *b, const udf_stmt *s) {
       dump_expr(b, s->u.ret.value, "Load");
       sb_put(b, ")");
     }
+    break;
+  case UDF_S_SETITEM:
+    sb_put(b, "Assign(targets=[");
+    dump_expr(b, s->u.setitem.target, "Store");
+    sb_put(b, "], value=");
+    dump_expr(b, s->u.setitem.value, "Load");
+    sb_put(b, ")");
+    break;
+  case UDF_S_DELITEM:
+    sb_put(b, "Delete(targets=[");
+    dump_expr(b, s->u.setitem.target, "Del");
+    sb_put(b, "])");
     break;
   case UDF_S_RAISE:
     if (!s->u.raise.exc) {
