@@ -200,6 +200,7 @@ typedef enum udf_builtin {
   UDF_BI_MIN_KEY,      /* min(iterable, key=, default=): (iterable, key, default, keyvar) */
   UDF_BI_MAX_KEY,      /* -> the item type (the default's type too) */
   UDF_BI_SUM,          /* sum(list of int|float) -> int|float: cargs[0] the list */
+  UDF_BI_LIST_IMUL,    /* xs *= n: (xs, n:int) -> None, in place (xs += v is xs.extend(v)) */
   /* The re module (types_re.c, codegen_re.c). cargs[0] of the first seven is a UDF_E_INT
    * whose value is the pattern's index in udf_module.res (flags are part of the pattern):
    * MATCH/SEARCH/FULLMATCH (re, s) -> re.Match | None (type parameters: the pattern index);

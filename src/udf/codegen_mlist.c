@@ -80,13 +80,44 @@ static cg_val keyed_items(cg *c, const udf_expr *e) {
 
 /* Computes the key of each item of list into a new key array (a temp): at most the items
  * the list had at the start, and only while the key function leaves them there. */
+#define MAX_KEY_PARTS 8
+
+static int key_kind(const udf_expr *part) {
+  udf_type kt = udf_type_base(part->type);
+  return kt == UDF_TY_INT ? NRT_UDF_KEY_INT : kt == UDF_TY_FLOAT ? NRT_UDF_KEY_FLOAT
+                                                                : NRT_UDF_KEY_STR;
+}
+
+/* Computes the key of each item of list into a new key array (a temp; a tuple key: one array
+ * per item of the tuple, chained to the first): at most the items the list had at the start,
+ * and only while the key function leaves them there. */
 static cg_val compute_keys(cg *c, const udf_expr *key, const udf_var *var, cg_val list) {
-  udf_type kt = udf_type_base(key->type);
-  int kind = kt == UDF_TY_INT ? NRT_UDF_KEY_INT
-             : kt == UDF_TY_FLOAT ? NRT_UDF_KEY_FLOAT : NRT_UDF_KEY_STR;
+  const udf_expr *parts[MAX_KEY_PARTS] = {key};
+  int nparts = 1;
+  if (key->kind == UDF_E_TUPLE) {
+    nparts = key->u.seq.n;
+    if (nparts > MAX_KEY_PARTS) {
+      cg_fail(c, "a tuple key of more than %d items", MAX_KEY_PARTS);
+      nparts = MAX_KEY_PARTS;
+    }
+    for (int j = 0; j < nparts; j++)
+      parts[j] = key->u.seq.items[j];
+  }
   LLVMValueRef n = cg_list_len(c, list.v);
-  LLVMValueRef args[2] = {n, cg_i32(c, kind)};
-  cg_val keys = cg_rt_list(c, "nrt_udf_rt_keys_new", "i:pliq", args, 2, UDF_TY_LIST_STR);
+  LLVMValueRef arrays[MAX_KEY_PARTS];
+  cg_val keys = {NULL, UDF_TY_LIST_STR, false};
+  for (int j = 0; j < nparts; j++) {
+    LLVMValueRef args[2] = {n, cg_i32(c, key_kind(parts[j]))};
+    cg_val k = cg_rt_list(c, "nrt_udf_rt_keys_new", "i:pliq", args, 2, UDF_TY_LIST_STR);
+    arrays[j] = k.v;
+    if (j == 0) {
+      keys = k;
+      continue;
+    }
+    LLVMValueRef chain[2] = {keys.v, k.v};
+    cg_call(c, "nrt_udf_rt_keys_chain", "v:pp", chain, 2); /* keys now holds k */
+    cg_release(c, k);
+  }
   LLVMValueRef pos = cg_alloca(c, c->i64, "key.pos");
   LLVMBuildStore(c->b, cg_i64(c, 0), pos);
   LLVMBasicBlockRef head = cg_block(c, "key.head"), body = cg_block(c, "key.body"),
@@ -101,16 +132,19 @@ static cg_val compute_keys(cg *c, const udf_expr *key, const udf_var *var, cg_va
   cg_at(c, body);
   cg_val item = {cg_list_item(c, list.v, i), UDF_TY_STR, false};
   cg_bind(c, var, is_nlist(list.type) ? cg_nlist_unbox(c, item.v, var->type) : item);
-  cg_val k = cg_expr(c, key);
-  if (kind == NRT_UDF_KEY_STR) {
-    LLVMValueRef a[2] = {keys.v, cg_spill(c, k.v)};
-    cg_call(c, "nrt_udf_rt_keys_add_str", "v:ps", a, 2);
-  } else {
-    LLVMValueRef a[2] = {keys.v, k.v};
-    cg_call(c, kind == NRT_UDF_KEY_INT ? "nrt_udf_rt_keys_add_int" : "nrt_udf_rt_keys_add_float",
-            kind == NRT_UDF_KEY_INT ? "v:pl" : "v:pd", a, 2);
+  for (int j = 0; j < nparts; j++) {
+    int kind = key_kind(parts[j]);
+    cg_val k = cg_expr(c, parts[j]);
+    if (kind == NRT_UDF_KEY_STR) {
+      LLVMValueRef a[2] = {arrays[j], cg_spill(c, k.v)};
+      cg_call(c, "nrt_udf_rt_keys_add_str", "v:ps", a, 2);
+    } else {
+      LLVMValueRef a[2] = {arrays[j], k.v};
+      cg_call(c, kind == NRT_UDF_KEY_INT ? "nrt_udf_rt_keys_add_int" : "nrt_udf_rt_keys_add_float",
+              kind == NRT_UDF_KEY_INT ? "v:pl" : "v:pd", a, 2);
+    }
+    cg_release(c, k);
   }
-  cg_release(c, k);
   LLVMBuildStore(c->b, LLVMBuildAdd(c->b, i, cg_i64(c, 1), ""), pos);
   cg_goto(c, head);
   cg_at(c, done);
@@ -288,10 +322,12 @@ cg_val cg_mlist_builtin(cg *c, const udf_expr *e) {
     rt_do(c, "nrt_udf_rt_mlist_setitem", "i:ppls", args, 3);
     break;
   }
-  case UDF_BI_LIST_DELITEM: {
+  case UDF_BI_LIST_DELITEM:
+  case UDF_BI_LIST_IMUL: {
     x = arg(c, a[1]);
     LLVMValueRef args[2] = {list.v, x.v};
-    rt_do(c, "nrt_udf_rt_mlist_delitem", "i:ppl", args, 2);
+    rt_do(c, b == UDF_BI_LIST_IMUL ? "nrt_udf_rt_mlist_imul" : "nrt_udf_rt_mlist_delitem",
+          "i:ppl", args, 2);
     break;
   }
   default: cg_fail(c, "internal error: not a list builtin"); break;

@@ -125,6 +125,7 @@ int32_t nrt_udf_rt_mlist_setitem(struct nrt_error *err, nrt_meminfo *list, int64
                                  const nrt_str *x);
 int32_t nrt_udf_rt_mlist_delitem(struct nrt_error *err, nrt_meminfo *list, int64_t i);
 int32_t nrt_udf_rt_mlist_copy(struct nrt_error *err, nrt_meminfo *src, nrt_meminfo **out);
+int32_t nrt_udf_rt_mlist_imul(struct nrt_error *err, nrt_meminfo *list, int64_t n);
 /* Keys of sort/sorted/min/max (runtime_sortkeys.c): a refcounted array of up to cap keys of
  * one kind, filled in item order by the compiled key loop. */
 enum { NRT_UDF_KEY_INT, NRT_UDF_KEY_FLOAT, NRT_UDF_KEY_STR };
@@ -133,6 +134,8 @@ int32_t nrt_udf_rt_keys_new(struct nrt_error *err, int64_t cap, int32_t kind,
 void nrt_udf_rt_keys_add_int(nrt_meminfo *keys, int64_t v);
 void nrt_udf_rt_keys_add_float(nrt_meminfo *keys, double v);
 void nrt_udf_rt_keys_add_str(nrt_meminfo *keys, const nrt_str *v);
+/* A tuple key: `next` (a reference taken) holds the following items, compared on ties. */
+void nrt_udf_rt_keys_chain(nrt_meminfo *keys, nrt_meminfo *next);
 /* Sorts list in place by keys (NULL: by its items); ValueError "list modified during sort". */
 int32_t nrt_udf_rt_mlist_sort(struct nrt_error *err, nrt_meminfo *list, nrt_meminfo *keys,
                               int32_t reverse);

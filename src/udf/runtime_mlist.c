@@ -155,3 +155,23 @@ int32_t nrt_udf_rt_mlist_copy(struct nrt_error *err, nrt_meminfo *src, nrt_memin
   *out = l->mi;
   return NRT_OK;
 }
+
+/* xs *= n in place: n <= 0 empties it. */
+int32_t nrt_udf_rt_mlist_imul(struct nrt_error *err, nrt_meminfo *mi, int64_t n) {
+  nrt_str_list *l = list_of(mi);
+  if (n <= 0) {
+    nrt_udf_rt_mlist_clear(mi);
+    return NRT_OK;
+  }
+  int64_t len = l->len;
+  if (len > 0 && n > INT64_MAX / 2 / len)
+    return nrt_error_set(err, NRT_EOVERFLOW, "repeated list is too long");
+  for (int64_t k = 1; k < n; k++)
+    for (int64_t i = 0; i < len; i++) {
+      nrt_str item = l->items[i]; /* a copy: appending may move the items */
+      int rc = nrt_str_list_append_copy(l, &item, err);
+      if (rc != NRT_OK)
+        return rc;
+    }
+  return NRT_OK;
+}

@@ -16,9 +16,10 @@ typedef union key_item {
 } key_item;
 
 typedef struct keys {
-  int64_t cap, n; /* room, keys set */
-  int32_t kind;   /* NRT_UDF_KEY_* of the keys set */
+  int64_t cap, n;    /* room, keys set */
+  int32_t kind;      /* NRT_UDF_KEY_* of the keys set */
   key_item *items;
+  nrt_meminfo *next; /* a tuple key's next items (compared on ties), owned; or NULL */
 } keys;
 
 static void keys_dtor(void *data, size_t size, void *info) {
@@ -28,6 +29,17 @@ static void keys_dtor(void *data, size_t size, void *info) {
   if (k->kind == NRT_UDF_KEY_STR)
     for (int64_t i = 0; i < k->n; i++)
       nrt_str_release(&k->items[i].s);
+  if (k->next)
+    nrt_mi_decref(k->next);
+}
+
+/* A tuple key: next holds its following items, compared when these are equal. */
+void nrt_udf_rt_keys_chain(nrt_meminfo *mi, nrt_meminfo *next) {
+  keys *k = mi->data;
+  while (k->next)
+    k = k->next->data;
+  nrt_mi_incref(next);
+  k->next = next;
 }
 
 int32_t nrt_udf_rt_keys_new(struct nrt_error *err, int64_t cap, int32_t kind,
@@ -45,6 +57,7 @@ int32_t nrt_udf_rt_keys_new(struct nrt_error *err, int64_t cap, int32_t kind,
   k->n = 0;
   k->kind = kind;
   k->items = (key_item *)(k + 1);
+  k->next = NULL;
   *out = mi;
   return NRT_OK;
 }
@@ -75,15 +88,25 @@ typedef struct order {
   bool reverse;
 } order;
 
+static bool one_lt(const keys *k, int64_t a, int64_t b) {
+  const key_item *x = &k->items[a], *y = &k->items[b];
+  switch (k->kind) {
+  case NRT_UDF_KEY_INT: return x->i < y->i;
+  case NRT_UDF_KEY_FLOAT: return x->f < y->f;
+  default: return nrt_str_compare(x->s.data, x->s.len, y->s.data, y->s.len) < 0;
+  }
+}
+
 static bool key_lt(const order *o, int64_t a, int64_t b) {
   if (!o->k)
     return nrt_str_compare(o->items[a].data, o->items[a].len, o->items[b].data,
                            o->items[b].len) < 0;
-  const key_item *x = &o->k->items[a], *y = &o->k->items[b];
-  switch (o->k->kind) {
-  case NRT_UDF_KEY_INT: return x->i < y->i;
-  case NRT_UDF_KEY_FLOAT: return x->f < y->f;
-  default: return nrt_str_compare(x->s.data, x->s.len, y->s.data, y->s.len) < 0;
+  /* A tuple key compares item by item: the first that differs decides. */
+  for (const keys *k = o->k;; k = k->next->data) {
+    if (one_lt(k, a, b))
+      return true;
+    if (!k->next || one_lt(k, b, a))
+      return false;
   }
 }
 
@@ -176,6 +199,7 @@ static key_item *number_keys(const nrt_str_list *l, int32_t kind, keys *k,
   k->cap = k->n = l->len;
   k->kind = kind;
   k->items = items;
+  k->next = NULL;
   return items;
 }
 

@@ -277,6 +277,7 @@ static void collect_block(ck *c, udf_block *b) {
 static udf_type mlist_empty_assigned(ck *c, udf_stmt *s, udf_type vt);
 static udf_type mlist_join(udf_type old, udf_type t);
 static void mlist_settle(udf_func *fn);
+static bool mlist_augassign(ck *c, udf_stmt *s, udf_type lt);
 
 /* Joins type t into variable v (inference passes). */
 static void join_var(ck *c, udf_var *v, udf_type t) {
@@ -2349,6 +2350,7 @@ static void check_stmt(ck *c, udf_stmt *s) {
   case UDF_S_AUGASSIGN: {
     udf_expr *t = s->u.augassign.target;
     udf_type lt = check_name(c, t);
+    if (mlist_augassign(c, s, lt)) break; /* xs += v, xs *= n: in place */
     udf_type rt = check_expr(c, &s->u.augassign.value);
     if (lt == UNKNOWN || rt == UNKNOWN) break;
     udf_expr *tcopy = t;

@@ -326,10 +326,48 @@ case("""def f(s):
     for w in out:
         nums.append(len(w))
     nums.sort(reverse=True)
-    out.sort(key=lambda w: len(w))
+    out.sort(key=lambda w: (len(w), w))
     best = max(out, key=str.lower, default='')
     return sorted(out + [best], key=len, reverse=True)[:3] + [str(sum(nums))]
 """, rows=ROWS, name="test_udf_mlists's program")
+case("""def f(s):
+    xs = s.split()
+    ys = xs
+    xs += ['+']
+    xs += 'ab'
+    ys *= 2
+    zs = xs
+    zs = zs + ['new']
+    nums = [len(s)]
+    nums += [1, 2]
+    nums *= 2
+    return ys + zs + [str(sum(nums))]
+""", rows=ROWS, name="+= and *= change a list in place (aliases see it), + makes a new one")
+case("""def f(s):
+    xs = list(s)
+    xs *= 0
+    xs += s.split()
+    xs *= -1
+    return xs
+""", rows=ROWS, name="*= 0 and *= -1 empty the list")
+case("lambda s: max(s, s.upper(), s[::-1], key=str.casefold)", rows=ROWS,
+     name="max of several arguments with key=")
+case("lambda s: min(len(s), 3, key=lambda n: abs(n - 2))", rows=ROWS,
+     name="min of several ints with key=")
+case("lambda s: sorted(reversed(s.split()), key=len)", rows=ROWS)
+case("lambda s: sorted(s.split(), key=lambda w: (-len(w), w))", rows=ROWS,
+     name="tuple key: longest first, then alphabetical")
+case("lambda s: sorted(s.split(), key=lambda w: (w.lower(), w.isupper(), len(w) / 2))",
+     rows=ROWS, name="tuple key of str, bool and float")
+case("lambda s: max(s.split(), key=lambda w: (w.count('a'), w), default='')", rows=ROWS)
+case("""def f(s):
+    words = s.split()
+    seen = []
+    for w in words:
+        if w.lower() not in seen:
+            seen.append(w.lower())
+    return sorted(seen, key=lambda w: (words.count(w), len(w)), reverse=True)
+""", rows=ROWS, name="a tuple key reading a list, reverse=True")
 
 if __name__ == "__main__":
     sys.exit(o.main())

@@ -21,7 +21,7 @@ static const char src[] =
     "    for w in out:\n"
     "        nums.append(len(w))\n"
     "    nums.sort(reverse=True)\n"
-    "    out.sort(key=lambda w: len(w))\n"
+    "    out.sort(key=lambda w: (len(w), w))\n"
     "    best = max(out, key=str.lower, default='')\n"
     "    return sorted(out + [best], key=len, reverse=True)[:3] + [str(sum(nums))]\n";
 
