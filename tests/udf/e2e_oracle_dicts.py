@@ -292,5 +292,32 @@ case("""def f(s):
     return str(len(seen)) + '|'.join([k + '=' + v for k, v in d.items()])
 """, rows=ROWS, name="a string grown in place stored as key and value: the dict keeps its own")
 
+case("""def f(s):
+    a = set(s)
+    b = {'a', 'b', 'é', ' '}
+    u = a | b
+    i = a & b
+    d = a - b
+    x = a ^ b
+    m = {'k': 'v', 'a': 'x'} | {c: c + '!' for c in s}
+    m2 = m.copy()
+    m2['new'] = 'n'
+    m.update({'zz': s})
+    e = m2.copy()
+    e.clear()
+    t = b.copy()
+    t.add('q')
+    return str(len(u)) + str(len(i)) + str(len(d)) + str(len(x)) + str('a' in u) + str('a' in d) + ','.join([k + v for k, v in m.items()]) + str(len(m2)) + str(len(e)) + str(len(b)) + str(len(t))
+""", rows=ROWS, name="set operators | & - ^, dict merge |, copy, update, clear")
+case("""M = {'a': 'x', 'b': 'y'}
+
+def f(s):
+    d = M.copy()
+    d[s] = 'row'
+    alias = d
+    alias.update({'b': s})
+    return ','.join([k + '=' + v for k, v in d.items()]) + '|' + str(len(M))
+""", rows=ROWS, name="a copy of a module-level dict may change; update seen through an alias")
+
 if __name__ == "__main__":
     sys.exit(o.main())
