@@ -318,6 +318,15 @@ def f(s):
     alias.update({'b': s})
     return ','.join([k + '=' + v for k, v in d.items()]) + '|' + str(len(M))
 """, rows=ROWS, name="a copy of a module-level dict may change; update seen through an alias")
+case("""M = {'a': 'first'}
+M = {'a': 'second', 'b': 'b'}
+
+def helper(k):
+    return M.get(k, '-')
+
+def f(s):
+    return helper(s[:1]) + str(len(M))
+""", rows=ROWS, name="a module-level name bound twice: the last binding, also in a helper")
 
 if __name__ == "__main__":
     sys.exit(o.main())
