@@ -195,6 +195,13 @@ cg_val cg_dict_call(cg *c, const udf_expr *e) {
     cg_release(c, s);
     return r;
   }
+  if (op == UDF_DOP_KEYS_LIST || op == UDF_DOP_VALUES_LIST) {
+    cg_val d = cg_expr(c, e->u.call.receiver);
+    LLVMValueRef args[2] = {d.v, cg_i32(c, op == UDF_DOP_VALUES_LIST)};
+    cg_val r = cg_rt_list(c, "nrt_udf_rt_dict_list", "i:ppiq", args, 2, UDF_TY_LIST_STR);
+    cg_release(c, d);
+    return r;
+  }
   if (op == UDF_DOP_COPY || op == UDF_DOP_CLEAR || op == UDF_DOP_UPDATE) {
     cg_val d = cg_expr(c, e->u.call.receiver);
     cg_val r = none;

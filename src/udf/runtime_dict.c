@@ -7,6 +7,7 @@
 #include "nrt/str_convert.h"
 
 #include "udf/ast.h"
+#include "udf/runtime.h"
 #include "udf/runtime_dict.h"
 
 /* A multiply-xor hash over 8-byte words, then a 64-bit finaliser so that the low bits used
@@ -416,6 +417,19 @@ int32_t nrt_udf_rt_set_binop(struct nrt_error *err, const nrt_udf_dict *a, const
   }
   if (rc && *out) {
     nrt_mi_decref_local((*out)->owner);
+    *out = NULL;
+  }
+  return rc;
+}
+
+int32_t nrt_udf_rt_dict_list(struct nrt_error *err, const nrt_udf_dict *d, int32_t values,
+                             nrt_meminfo **out) {
+  int rc = nrt_udf_rt_list_new(err, d->len, out);
+  for (int64_t i = 0; rc == NRT_OK && i < d->nent; i++)
+    if (d->ent[i].live)
+      rc = nrt_udf_rt_list_append(err, *out, values ? &d->ent[i].value : &d->ent[i].key);
+  if (rc && *out) {
+    nrt_mi_decref_local(*out);
     *out = NULL;
   }
   return rc;

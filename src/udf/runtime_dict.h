@@ -75,6 +75,9 @@ void nrt_udf_rt_dict_clear(nrt_udf_dict *d);
  * new set. */
 int32_t nrt_udf_rt_set_binop(struct nrt_error *err, const nrt_udf_dict *a, const nrt_udf_dict *b,
                              int32_t op, nrt_udf_dict **out);
+/* list(d.keys()) / list(d.values()) of str items: a new list (a MemInfo of nrt_str_list). */
+int32_t nrt_udf_rt_dict_list(struct nrt_error *err, const nrt_udf_dict *d, int32_t values,
+                             nrt_meminfo **out);
 /* set(list): a new set of the list's strs. */
 int32_t nrt_udf_rt_set_of_list(struct nrt_error *err, nrt_meminfo *list, nrt_udf_dict **out);
 

@@ -36,7 +36,7 @@ static const struct nrt_udf_symbol common[] = {
     SYM(nrt_udf_rt_dict_getitem), SYM(nrt_udf_rt_dict_pop), SYM(nrt_udf_rt_dict_setdefault),
     SYM(nrt_udf_rt_dict_len), SYM(nrt_udf_rt_dict_next), SYM(nrt_udf_rt_set_of_list),
     SYM(nrt_udf_rt_dict_update), SYM(nrt_udf_rt_dict_copy), SYM(nrt_udf_rt_dict_clear),
-    SYM(nrt_udf_rt_set_binop),
+    SYM(nrt_udf_rt_set_binop), SYM(nrt_udf_rt_dict_list),
     /* the str layer, called directly */
     SYM(nrt_str_concat), SYM(nrt_str_append), SYM(nrt_str_fit), SYM(nrt_str_repeat),
     SYM(nrt_str_contains), SYM(nrt_str_eq),

@@ -43,6 +43,8 @@ typedef struct ck {
   int nexcept;            /* except clauses around the statement checked (for bare raise) */
   const udf_expr *exc_ok; /* the one use of an `as` name allowed here: str(e), f"{e}" */
   int comp_iter;          /* inside a comprehension's iterable (no := there) */
+  const udf_expr *iter_expr; /* the iterable of a for loop being checked (d.keys() there is
+                              * iterated in place, elsewhere it is a list) */
 } ck;
 
 #define UNKNOWN UDF_TY_UNKNOWN
@@ -327,7 +329,7 @@ static udf_type store_error(ck *c, udf_loc loc, udf_type t) {
   if (base(t) == UDF_TY_ITER)
     return err(c, NRT_EUNSUPPORTED, loc,
                "unsupported: d.keys(), d.values() or d.items() stored in a variable (use them "
-               "directly as the iterable of a for loop or comprehension)");
+               "directly, or list(d.keys()))");
   return err(c, NRT_EUNSUPPORTED, loc,
              "unsupported: a tuple of mixed types stored in a variable (only tuples of str)");
 }
@@ -582,6 +584,7 @@ static const char *none_name(udf_type t);
  * a def of the module has that name), or any expression. */
 static udf_type check_iterable(ck *c, udf_expr **ep) {
   udf_expr *e = *ep;
+  c->iter_expr = e;
   if (e->kind != UDF_E_CALL || e->u.call.func->kind != UDF_E_NAME) return check_expr(c, ep);
   const char *id = e->u.call.func->u.name.id;
   bool en = strcmp(id, "enumerate") == 0, zip = strcmp(id, "zip") == 0,

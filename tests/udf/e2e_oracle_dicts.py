@@ -327,6 +327,12 @@ def helper(k):
 def f(s):
     return helper(s[:1]) + str(len(M))
 """, rows=ROWS, name="a module-level name bound twice: the last binding, also in a helper")
+case("""def f(s):
+    d = {w: w.upper() for w in s.split()}
+    return ','.join(d.keys()) + '|' + '-'.join(d.values()) + '|' + str(len(list(d))) + \\
+        str('a' in d.keys()) + str(len(d.keys())) + ''.join([k for k in d.keys()]) + \\
+        ''.join(list(d.values()))
+""", rows=ROWS, name="d.keys() and d.values() as lists (join, len, in), list(d)")
 
 if __name__ == "__main__":
     sys.exit(o.main())
