@@ -58,7 +58,8 @@ add_library(nrt_objects OBJECT)
 target_include_directories(nrt_objects PUBLIC
   $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
   $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/src>)
-target_compile_options(nrt_objects PRIVATE $<$<COMPILE_LANGUAGE:C>:${NRT_WARNINGS}>)
+target_compile_options(nrt_objects PRIVATE $<$<COMPILE_LANGUAGE:C>:${NRT_WARNINGS}>
+                       $<$<COMPILE_LANGUAGE:CXX>:${NRT_CXX_WARNINGS}>)
 target_compile_definitions(nrt_objects PRIVATE NRT_BUILDING_LIBRARY=1)
 if(NOT NRT_STATS)
   target_compile_definitions(nrt_objects PRIVATE NRT_NO_STATS=1)

@@ -18,9 +18,11 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/nrtConfig.cmake ${CMAKE_CURRENT_BINARY
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/nrt)
 
 # pkg-config: static users need the private libraries as well.
-set(NRT_PC_PRIVATE_LIBS "-lpthread -ldl -lm")
+# libnrt has C++ objects (LLVM's users, the SIMD UTF-8 validation): a C program linking it
+# statically needs the C++ runtime.
+set(NRT_PC_PRIVATE_LIBS "-lpthread -ldl -lm -lstdc++")
 foreach(l IN LISTS NRT_ALL_LINK_LIBS)
-  if(l MATCHES "^-")
+  if(l MATCHES "^-" OR IS_ABSOLUTE "${l}")
     string(APPEND NRT_PC_PRIVATE_LIBS " ${l}")
   elseif(NOT TARGET ${l})
     string(APPEND NRT_PC_PRIVATE_LIBS " -l${l}")

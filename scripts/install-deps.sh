@@ -11,6 +11,8 @@ packages=(
   python3 python3-numba python3-llvmlite python3-pandas  # oracles and benchmark baselines
   python3-venv python3-dev               # the Python package's .venv/ and its C extension
   libjansson-dev libcsv-dev              # JSON Lines and CSV readers/writers
+  libsimdjson-dev                        # SIMD UTF-8 validation of long buffers
+  libpcre2-dev                           # the re module of UDFs (PCRE2, 8-bit, with JIT)
   wamerican wngerman wfrench wspanish    # word lists for the built-in sample input
   ocaml-nox ocaml-dune ocaml-findlib libctypes-ocaml-dev libalcotest-ocaml-dev  # OCaml binding
 )

@@ -215,6 +215,20 @@ NRT_API int nrt_col_convert(nrt_column *col, enum nrt_col_type target, nrt_colum
 NRT_API int nrt_col_concat(nrt_column *const *cols, size_t n, enum nrt_col_type target,
                            nrt_column **out, struct nrt_error *err);
 
+/* Runs task(task_arg, k) for every k in [0, n_tasks), in any order and possibly at once on
+ * several threads, and returns when all have run. */
+typedef void (*nrt_col_task_fn)(void *task_arg, int64_t k);
+typedef void (*nrt_col_runner)(void *run_arg, int64_t n_tasks, nrt_col_task_fn task,
+                               void *task_arg);
+
+/* nrt_col_concat with the copying of each source's rows as a task of its own given to `run`
+ * (NULL: in order on this thread), so that a caller with threads copies them at once (the
+ * exec layer passes its worker pool). The tasks write disjoint parts of the new buffers; the
+ * plan, the validity bitmap and a list's child are made on the calling thread. */
+NRT_API int nrt_col_concat_run(nrt_column *const *cols, size_t n, enum nrt_col_type target,
+                               nrt_col_runner run, void *run_arg, nrt_column **out,
+                               struct nrt_error *err);
+
 /* Whether two columns hold the same rows (same type family: strings compare by bytes across
  * layouts; nulls equal nulls; floats compare bitwise except that equal values compare equal;
  * lists compare item by item, whatever their child layouts and offsets). */

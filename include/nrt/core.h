@@ -50,7 +50,9 @@ enum nrt_status {
    * with errors_as_null turns into a null row. */
   NRT_ELIMIT = 1009,
   NRT_EKEY = 1010,     /* Python KeyError (the message is repr(key), as str(e) gives) */
-  NRT_ERUNTIME = 1011  /* Python RuntimeError (a dict changed size during iteration) */
+  NRT_ERUNTIME = 1011, /* Python RuntimeError (a dict changed size during iteration) */
+  /* Python RecursionError: a UDF's helper calls nested deeper than the recursion limit */
+  NRT_ERECURSION = 1012
 };
 
 #define NRT_ERROR_MESSAGE_SIZE 512

@@ -3,7 +3,8 @@
  * nrt_exec_apply calls a row function once per row of its input columns, on a pool of worker
  * threads, and collects the results into a new column. Rows are split into chunks; each chunk
  * is run by one thread into its own column builder, and the chunk columns are stitched in row
- * order, so the output does not depend on the number of threads or on scheduling.
+ * order (each chunk's copy on the same threads), so the output does not depend on the number of
+ * threads or on scheduling.
  *
  * Lifecycle of a string result (cuDF's managed-string design, DESIGN.md "Memory model"):
  *   1. the row function returns a managed string owning one reference (or a borrowed view);

@@ -7,7 +7,9 @@
 
 #include "core/error_discard.h"
 
-static _Thread_local bool discarding;
+/* initial-exec: read on every failing row; the general-dynamic model of a shared library
+ * would call __tls_get_addr each time (as stats.h's counters, for the same reason). */
+static __attribute__((tls_model("initial-exec"))) _Thread_local bool discarding;
 
 void nrt_error_discard_messages(bool on) { discarding = on; }
 
@@ -53,6 +55,7 @@ const char *nrt_status_name(int code) {
   case NRT_ELIMIT: return "MemoryError";
   case NRT_EKEY: return "KeyError";
   case NRT_ERUNTIME: return "RuntimeError";
+  case NRT_ERECURSION: return "RecursionError";
   default: return "Error";
   }
 }

@@ -420,6 +420,11 @@ static const struct apply_chunk *first_error(const struct apply_chunk *chunks, i
   return best;
 }
 
+/* The stitching's runner: the chunks' copies on the apply's threads, as the chunks ran. */
+static void run_on_pool(void *threads, int64_t n_tasks, nrt_col_task_fn task, void *task_arg) {
+  nrt_pool_run(n_tasks, *(const int *)threads, task, task_arg);
+}
+
 /* Both applies: exactly one of fn and write is used. */
 static int apply(nrt_column *const *inputs, size_t n_inputs, nrt_row_fn fn,
                  nrt_row_write_fn write, void *ctx, const struct nrt_exec_options *options,
@@ -499,7 +504,9 @@ static int apply(nrt_column *const *inputs, size_t n_inputs, nrt_row_fn fn,
     *out = job.chunks[0].col;
     job.chunks[0].col = NULL;
   } else {
-    /* Stitch: views (or offsets, a list's too) are rebased; utf8_view data is shared. */
+    /* Stitch: views (or offsets, a list's too) are rebased; utf8_view data is shared. The
+     * chunks' copies run on the pool: one thread copying it all would be the serial part of
+     * a cheap UDF's apply. */
     size_t cols_size = (size_t)n_chunks * sizeof(nrt_column *);
     nrt_column **cols = nrt_allocate(cols_size, err);
     if (!cols) {
@@ -507,7 +514,8 @@ static int apply(nrt_column *const *inputs, size_t n_inputs, nrt_row_fn fn,
     } else {
       for (int64_t k = 0; k < n_chunks; k++)
         cols[k] = job.chunks[k].col;
-      rc = nrt_col_concat(cols, (size_t)n_chunks, job.builder_type, out, err);
+      rc = nrt_col_concat_run(cols, (size_t)n_chunks, job.builder_type, run_on_pool, &threads,
+                              out, err);
       nrt_free(cols, cols_size);
     }
   }

@@ -135,6 +135,21 @@ static bool fast_decimal(const char *s, int64_t len, int base, int64_t *out) {
   return true;
 }
 
+/* Base 10 text that cannot be a literal, found without the general machinery: after ASCII
+ * whitespace and a sign, the end or an ASCII byte that is no digit (most failing rows: words).
+ * Non-ASCII text (Unicode digits and spaces) goes the general way. */
+static bool fast_reject(const char *s, int64_t len) {
+  int64_t i = 0;
+  while (i < len && is_ascii_space((unsigned char)s[i]))
+    i++;
+  if (i < len && (s[i] == '+' || s[i] == '-'))
+    i++;
+  if (i == len)
+    return true;
+  unsigned char c = (unsigned char)s[i];
+  return c < 0x80 && (c < '0' || c > '9');
+}
+
 static int invalid_literal(const char *s, int64_t len, int base, struct nrt_error *err) {
   /* The base (0 to 36) by hand: snprintf's cost would be most of a failing row's. */
   static const char head[] = "invalid literal for int() with base ";
@@ -158,6 +173,8 @@ int nrt_str_to_int64(const char *s, int64_t len, int base, int64_t *out,
     return nrt_error_set(err, NRT_EINVAL, "int(): negative length");
   if ((base == 10 || base == 0) && fast_decimal(s, len, base, out))
     return NRT_OK;
+  if (base == 10 && fast_reject(s, len))
+    return invalid_literal(s, len, base, err);
   const int orig_base = base;
   struct cursor c = {s, len, 0, false};
   bool negative = false, error_if_nonzero = false;

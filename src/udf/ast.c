@@ -4,6 +4,7 @@
 
 #include "udf/ast.h"
 #include "udf/ast_arena.h"
+#include "udf/re_compile.h"
 
 size_t udf_arena_chunk_size = 16384;
 
@@ -86,7 +87,9 @@ bool udf_arena_push(udf_arena *a, void ***items, int *n, int *cap, void *item) {
 }
 
 void udf_module_free(udf_module *m) {
-  if (m) udf_arena_destroy(m->arena); /* the module itself lives in its arena */
+  if (!m) return;
+  udf_re_set_free(m->res);
+  udf_arena_destroy(m->arena); /* the module itself lives in its arena */
 }
 
 const char *udf_type_name(udf_type t) {
@@ -97,7 +100,9 @@ const char *udf_type_name(udf_type t) {
     case UDF_TY_FLOAT: return "float | None";
     case UDF_TY_STR: return "str | None";
     case UDF_TY_LIST_STR: return "list | None";
+    case UDF_TY_LIST: return "list | None";
     case UDF_TY_TUPLE_STR: return "tuple | None";
+    case UDF_TY_MATCH: return "re.Match | None";
     default: return "NoneType";
     }
   }
@@ -108,12 +113,14 @@ const char *udf_type_name(udf_type t) {
   case UDF_TY_FLOAT: return "float";
   case UDF_TY_STR: return "str";
   case UDF_TY_LIST_STR: return "list";
+  case UDF_TY_LIST: return "list";
   case UDF_TY_TUPLE_STR: return "tuple";
   case UDF_TY_TUPLE: return "tuple";
   case UDF_TY_RANGE: return "range";
   case UDF_TY_ITER: return "iterator";
   case UDF_TY_DICT: return "dict";
   case UDF_TY_SET: return "set";
+  case UDF_TY_MATCH: return "re.Match";
   default: return "unknown";
   }
 }

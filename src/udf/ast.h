@@ -175,7 +175,49 @@ typedef enum udf_builtin {
    * (int and bool arguments are cast to float, or to int for floor/ceil/trunc). */
   UDF_BI_MATH_FLOOR, UDF_BI_MATH_CEIL, UDF_BI_MATH_TRUNC, UDF_BI_MATH_SQRT,
   UDF_BI_MATH_ISNAN, UDF_BI_MATH_ISINF, UDF_BI_MATH_ISFINITE, UDF_BI_MATH_FABS,
-  UDF_BI_MATH_EXP, UDF_BI_MATH_LOG, UDF_BI_MATH_LOG2, UDF_BI_MATH_LOG10, UDF_BI_MATH_POW
+  UDF_BI_MATH_EXP, UDF_BI_MATH_LOG, UDF_BI_MATH_LOG2, UDF_BI_MATH_LOG10, UDF_BI_MATH_POW,
+  /* Mutable lists of str (types_mlist.inc, codegen_mlist.c): the methods of a LIST_STR, the
+   * list in cargs[0]. xs[i] = v is LIST_SETITEM (xs, i, v), v evaluated first as in Python;
+   * del xs[i] is LIST_DELITEM (xs, i). Keyed forms: cargs[1] the key expression (NULL: none)
+   * computed with the UDF_E_NAME cargs[3] (the key's parameter, a comprehension-like variable
+   * of the element type) bound to each item; cargs[2] reverse (BOOL) for sort/sorted, the
+   * default (the item type) for min/max. Lists of numbers (UDF_TY_LIST, param1 INT or
+   * FLOAT) take the same builtins, their item arguments of the item type. */
+  UDF_BI_LIST_APPEND,  /* (xs, x:str) -> None */
+  UDF_BI_LIST_EXTEND,  /* (xs, it:list|tuple|str) -> None */
+  UDF_BI_LIST_INSERT,  /* (xs, i:int, x:str) -> None */
+  UDF_BI_LIST_POP,     /* (xs, i:int|NULL) -> str */
+  UDF_BI_LIST_REMOVE,  /* (xs, x:str) -> None */
+  UDF_BI_LIST_INDEX,   /* (xs, x:str) -> int */
+  UDF_BI_LIST_COUNT,   /* (xs, x:str) -> int */
+  UDF_BI_LIST_REVERSE, /* (xs) -> None */
+  UDF_BI_LIST_CLEAR,   /* (xs) -> None */
+  UDF_BI_LIST_COPY,    /* (xs) -> list */
+  UDF_BI_LIST_SETITEM, /* (xs, i:int, v:str) -> None */
+  UDF_BI_LIST_DELITEM, /* (xs, i:int) -> None */
+  UDF_BI_LIST_SORT,    /* (xs, key, reverse, keyvar) -> None */
+  UDF_BI_SORTED,       /* (iterable: str|list|tuple, key, reverse, keyvar) -> list */
+  UDF_BI_MIN_KEY,      /* min(iterable, key=, default=): (iterable, key, default, keyvar) */
+  UDF_BI_MAX_KEY,      /* -> the item type (the default's type too) */
+  UDF_BI_SUM,          /* sum(list of int|float) -> int|float: cargs[0] the list */
+  /* The re module (types_re.c, codegen_re.c). cargs[0] of the first seven is a UDF_E_INT
+   * whose value is the pattern's index in udf_module.res (flags are part of the pattern):
+   * MATCH/SEARCH/FULLMATCH (re, s) -> re.Match | None (type parameters: the pattern index);
+   * SUB (re, repl: a checked literal template, s, count: int) -> str; SPLIT (re, s, maxsplit)
+   * and FINDALL (re, s) -> list[str]; ESCAPE (s) -> str. Match methods take the match first:
+   * GROUP (m, g: int) -> str, or str | None when g may not take part; START/END (m, g) ->
+   * int; GROUPS (m) -> tuple[str]. */
+  UDF_BI_RE_MATCH, UDF_BI_RE_SEARCH, UDF_BI_RE_FULLMATCH, UDF_BI_RE_SUB, UDF_BI_RE_SPLIT,
+  UDF_BI_RE_FINDALL, UDF_BI_RE_ESCAPE, UDF_BI_RE_GROUP, UDF_BI_RE_START, UDF_BI_RE_END,
+  UDF_BI_RE_GROUPS,
+  UDF_BI_RE_FINDITER, /* (re, s): the iterable of a for loop or comprehension only; its type
+                       * is MATCH | UDF_TY_RE_MATCHES (types_re.h), its items re.Match */
+  UDF_BI_RE_SUBN_COUNT, /* as SUB -> int: the number of replacements (re.subn is the tuple
+                         * display of SUB and SUBN_COUNT) */
+  UDF_BI_RE_SUB_FN,  /* re.sub with a function: (re, call, s, count) where call is the UDF_CALL_FUNC
+                      * of the module's def on a CURRENT node; type str (or int: the count, for
+                      * re.subn's) */
+  UDF_BI_RE_CURRENT  /* () the match being replaced by SUB_FN: re.Match, borrowed */
 } udf_builtin;
 
 /* String methods. Each has fixed parameter slots (call.cargs[i], NULL = not given or given as
@@ -302,6 +344,8 @@ typedef struct udf_keyword {
   const char *name;
   udf_expr *value;
   udf_loc loc;
+  udf_var *lambda_param; /* key=lambda p: body: value is the body, p its parameter (a
+                          * comprehension-like variable); else NULL */
 } udf_keyword;
 
 typedef enum udf_call_kind {
@@ -554,7 +598,20 @@ struct udf_func {
   bool checked;          /* type-checked (reachable from the entry); unchecked helpers have
                           * no types and must not be compiled */
   int index;             /* position in the module's funcs */
+  /* Functions (types_funcs.c): */
+  bool recursive;        /* in a cycle of calls: checks the recursion depth on entry */
+  udf_func *parent;      /* a nested def or named lambda: the function it is defined in */
+  int ncaptures;         /* the last ncaptures params are hidden: the enclosing functions'
+                          * variables it reads (lambda lifting), passed by every call */
 };
+
+/* A module-level constant `NAME = expr`: its value folded to a literal (NONE, BOOL, INT,
+ * FLOAT, STR) or a UDF_E_TUPLE of literals; a use in a function becomes a copy of it. */
+typedef struct udf_const {
+  const char *name;
+  udf_expr *value;
+  udf_loc loc;
+} udf_const;
 
 typedef struct udf_module {
   const char *file;   /* file name used in messages */
@@ -570,7 +627,11 @@ typedef struct udf_module {
   udf_expr **const_displays;
   int nconst_displays, capconst_displays;
   void **const_built; /* set before code generation: each one built (nrt_udf_dict *) */
+  struct udf_const *literal_consts; /* module-level constants, last binding of each name (parse) */
+  int nliteral_consts;
   struct udf_arena *arena; /* owns everything above */
+  struct udf_re_set *res;  /* the compiled patterns of its re calls (re_compile.h), or NULL;
+                           * freed with the module unless taken over (set to NULL) */
 } udf_module;
 
 /* Calls visit(ctx, var) for the variable of every name in a for target: `var`, or every

@@ -6,6 +6,7 @@
 #include "nrt/exec.h"
 #include "nrt/str.h"
 #include "udf/codegen_internal.h"
+#include "udf/types_re.h"
 
 /* ------------------------------------------------------------------ variables */
 
@@ -118,6 +119,8 @@ void cg_iter_setup(cg *c, cg_iter *it, const udf_expr *iter) {
     iter = iter->u.call.cargs[0];
   }
   it->kind = udf_type_base(iter->type);
+  it->elem = it->kind == UDF_TY_MATCH ? iter->type & ~(udf_type)UDF_TY_RE_MATCHES /* finditer */
+                                      : udf_type_param1(iter->type);
   it->pos = cg_alloca(c, c->i64, "it.pos");
   if (it->kind == UDF_TY_RANGE) {
     /* range(...) is a builtin call with 1 to 3 int arguments. */
@@ -173,8 +176,12 @@ LLVMValueRef cg_iter_more(cg *c, cg_iter *it) {
     LLVMValueRef pos_step = LLVMBuildICmp(c->b, LLVMIntSGT, it->step, cg_i64(c, 0), "");
     return LLVMBuildSelect(c->b, pos_step, up, down, "more");
   }
-  if (it->reversed)
+  if (it->reversed && it->kind == UDF_TY_STR)
     return LLVMBuildICmp(c->b, LLVMIntSGT, pos, cg_i64(c, 0), "more");
+  if (it->reversed) /* a list may shrink meanwhile: CPython's reversed() then stops */
+    return LLVMBuildAnd(c->b, LLVMBuildICmp(c->b, LLVMIntSGT, pos, cg_i64(c, 0), ""),
+                        LLVMBuildICmp(c->b, LLVMIntSLE, pos, cg_list_len(c, it->iterable.v), ""),
+                        "more");
   LLVMValueRef len = it->kind == UDF_TY_STR ? cg_str_len(c, it->iterable.v)
                                             : cg_list_len(c, it->iterable.v);
   return LLVMBuildICmp(c->b, LLVMIntSLT, pos, len, "more");
@@ -294,11 +301,13 @@ cg_val cg_iter_value(cg *c, cg_iter *it) {
     LLVMValueRef p = LLVMBuildSub(c->b, pos, cg_i64(c, 1), "");
     cg_val item = {cg_list_item(c, list, p), UDF_TY_STR, false};
     LLVMBuildStore(c->b, p, it->pos);
-    return item;
+    return it->kind == UDF_TY_LIST ? cg_nlist_unbox(c, item.v, it->elem) : item;
   }
   cg_val item = {cg_list_item(c, list, pos), UDF_TY_STR, false};
+  if (it->kind == UDF_TY_MATCH) /* re.finditer: the list's items hold the match objects */
+    item = (cg_val){cg_str_mi(c, item.v), it->elem, false};
   LLVMBuildStore(c->b, LLVMBuildAdd(c->b, pos, cg_i64(c, 1), ""), it->pos);
-  return item;
+  return it->kind == UDF_TY_LIST ? cg_nlist_unbox(c, item.v, it->elem) : item;
 }
 
 void cg_iter_next(cg *c, cg_iter *it, const udf_var *var) {
@@ -597,11 +606,13 @@ static cg_val binop_values(cg *c, udf_binop op, cg_val l, cg_val r, udf_type typ
 
 /* ------------------------------------------------------------------ functions */
 
-/* i32 (i8* err, params..., T* result), or with `write` i32 (i8* err, params..., i8* writer). */
+/* i32 (i8* err, i32 depth, params..., T* result), or with `write` i32 (i8* err, i32 depth,
+ * params..., i8* writer). depth: the calls the function is nested in (codegen_funcs.c). */
 static LLVMTypeRef func_type(cg *c, const udf_func *f, bool write) {
   LLVMTypeRef params[70];
   int np = 0;
   params[np++] = c->ptr; /* err */
+  params[np++] = c->i32; /* depth */
   for (int i = 0; i < f->nparams && np < 68; i++)
     params[np++] = cg_llty(c, f->params[i]->type);
   params[np++] = write ? c->ptr : LLVMPointerType(cg_llty(c, f->result), 0);
@@ -684,7 +695,8 @@ static void emit_func(cg *c, const udf_func *f, LLVMValueRef llfn, bool write) {
   c->nexc = 0;
   c->finally_stmts = 0;
   c->err = LLVMGetParam(c->llfn, 0);
-  LLVMValueRef last = LLVMGetParam(c->llfn, (unsigned)f->nparams + 1);
+  c->depth = LLVMGetParam(c->llfn, 1);
+  LLVMValueRef last = LLVMGetParam(c->llfn, (unsigned)f->nparams + 2);
   c->result = write ? NULL : last;
   c->writer = write ? last : NULL;
   LLVMBasicBlockRef entry = cg_block(c, "entry");
@@ -734,9 +746,10 @@ static void emit_func(cg *c, const udf_func *f, LLVMValueRef llfn, bool write) {
     }
   }
   cg_at(c, body);
+  cg_check_depth(c, f);
   /* Parameters are borrowed from the caller; binding them takes a reference. */
   for (int i = 0; i < f->nparams; i++) {
-    cg_val p = {LLVMGetParam(c->llfn, (unsigned)i + 1), f->params[i]->type, false};
+    cg_val p = {LLVMGetParam(c->llfn, (unsigned)i + 2), f->params[i]->type, false};
     cg_bind(c, f->params[i], p);
   }
   cg_stmts(c, &f->body);
@@ -786,6 +799,7 @@ static int begin_row(cg *c, const udf_func *f, const char *name, LLVMValueRef *c
   LLVMValueRef args = LLVMGetParam(row, 1);
   int n = 0;
   callargs[n++] = LLVMGetParam(row, 3);
+  callargs[n++] = cg_i32(c, 0); /* depth: the entry is the first call */
   for (int i = 0; i < f->nparams; i++) {
     udf_type t = udf_type_base(f->params[i]->type);
     long long base = (long long)i * (long long)sizeof(nrt_value) + 8;

@@ -264,6 +264,8 @@ static cg_val builtin(cg *c, const udf_expr *e) {
   int n = e->u.call.ncargs;
   udf_expr *const *a = e->u.call.cargs;
   cg_val r = {NULL, e->type, false};
+  if (e->u.call.builtin >= UDF_BI_RE_MATCH)
+    return cg_re_call(c, e);
   switch (e->u.call.builtin) {
   case UDF_BI_LEN: {
     cg_val v = cg_expr(c, a[0]);
@@ -383,17 +385,26 @@ static cg_val builtin(cg *c, const udf_expr *e) {
       LLVMValueRef cap = cg_i64(c, 0);
       return cg_rt_list(c, "nrt_udf_rt_list_new", "i:plq", &cap, 1, UDF_TY_LIST_STR);
     }
+    if (a[0]->type == UDF_TY_RANGE)
+      return cg_range_list(c, a[0]);
     cg_val v = cg_expr(c, a[0]);
-    if (udf_type_base(v.type) != UDF_TY_STR) {
-      v.type = UDF_TY_LIST_STR; /* a list or tuple of str: immutable, so the value itself */
-      return v;
+    udf_expr_kind k = a[0]->kind;
+    if (k == UDF_E_GENEXP || k == UDF_E_LISTCOMP || k == UDF_E_LIST)
+      return v; /* already a new list */
+    if (udf_type_base(v.type) != UDF_TY_STR) { /* a new list: lists are mutable */
+      r = cg_rt_list(c, "nrt_udf_rt_mlist_copy", "i:ppq", &v.v, 1, e->type);
+      cg_release(c, v);
+      return r;
     }
     LLVMValueRef arg = cg_spill(c, v.v);
     r = cg_rt_list(c, "nrt_udf_rt_list_chars", "i:psq", &arg, 1, UDF_TY_LIST_STR);
     cg_release(c, v);
     return r;
   }
-  default: break;
+  default:
+    if (e->u.call.builtin >= UDF_BI_LIST_APPEND)
+      return cg_mlist_builtin(c, e);
+    break;
   }
   cg_fail(c, "unsupported use of a builtin");
   r.v = LLVMGetUndef(cg_llty(c, e->type));
@@ -560,23 +571,24 @@ static cg_val call_func(cg *c, const udf_expr *e) {
   const udf_func *f = e->u.call.callee;
   LLVMValueRef fn = c->llfuncs[f->index];
   cg_val vals[64];
-  LLVMValueRef args[66];
+  LLVMValueRef args[67];
   int n = f->nparams;
   if (n > 64) {
     cg_fail(c, "call with more than 64 arguments");
     n = 64;
   }
   args[0] = c->err;
+  args[1] = LLVMBuildAdd(c->b, c->depth, cg_i32(c, 1), "depth");
   for (int i = 0; i < n; i++) {
     vals[i] = cg_coerce(c, cg_expr(c, e->u.call.cargs[i]), f->params[i]->type);
-    args[i + 1] = vals[i].v;
+    args[i + 2] = vals[i].v;
   }
   LLVMTypeRef rt = cg_llty(c, f->result);
   LLVMValueRef slot = cg_scratch(c, rt, "ret");
   LLVMBuildStore(c->b, LLVMConstNull(rt), slot);
-  args[n + 1] = slot;
+  args[n + 2] = slot;
   LLVMValueRef st =
-      LLVMBuildCall2(c->b, LLVMGetElementType(LLVMTypeOf(fn)), fn, args, (unsigned)n + 2, "");
+      LLVMBuildCall2(c->b, LLVMGetElementType(LLVMTypeOf(fn)), fn, args, (unsigned)n + 3, "");
   cg_check(c, st);
   cg_val r = {LLVMBuildLoad2(c->b, rt, slot, ""), f->result, false};
   if (udf_type_base(f->result) == UDF_TY_NONE)

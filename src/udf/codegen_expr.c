@@ -37,7 +37,8 @@ cg_val cg_coerce(cg *c, cg_val v, udf_type to) {
     return n;
   }
   if (udf_type_is_nullable(v.type) || base == UDF_TY_STR || base == UDF_TY_LIST_STR ||
-      base == UDF_TY_TUPLE_STR) {
+      base == UDF_TY_LIST ||
+      base == UDF_TY_TUPLE_STR || base == UDF_TY_MATCH) {
     v.type = to; /* same representation */
     return v;
   }
@@ -55,12 +56,14 @@ LLVMValueRef cg_truth(cg *c, cg_val v) {
   case UDF_TY_FLOAT: return LLVMBuildFCmp(c->b, LLVMRealUNE, v.v, LLVMConstReal(c->f64, 0), "");
   case UDF_TY_STR: return LLVMBuildICmp(c->b, LLVMIntNE, cg_str_len(c, v.v), cg_i64(c, 0), "");
   case UDF_TY_LIST_STR:
+  case UDF_TY_LIST:
   case UDF_TY_TUPLE_STR:
     return LLVMBuildICmp(c->b, LLVMIntNE, cg_list_len(c, v.v), cg_i64(c, 0), "");
   case UDF_TY_DICT:
   case UDF_TY_SET:
     return LLVMBuildICmp(c->b, LLVMIntNE, cg_call(c, "nrt_udf_rt_dict_len", "l:p", &v.v, 1),
                          cg_i64(c, 0), "");
+  case UDF_TY_MATCH: return LLVMBuildIsNotNull(c->b, v.v, ""); /* None is false */
   default: return LLVMConstInt(c->i1, 0, 0);
   }
 }
@@ -164,6 +167,7 @@ cg_val cg_binop_values(cg *c, udf_binop op, cg_val l, cg_val r, udf_type type) {
     }
     break;
   case UDF_TY_LIST_STR:
+  case UDF_TY_LIST:
   case UDF_TY_TUPLE_STR:
     if (op == UDF_OP_ADD) {
       LLVMValueRef args[2] = {l.v, r.v};
@@ -237,7 +241,7 @@ static LLVMValueRef is_none(cg *c, cg_val v) {
     return LLVMConstInt(c->i1, 0, 0);
   if (b == UDF_TY_STR)
     return LLVMBuildIsNull(c->b, cg_str_data(c, v.v), "");
-  if (b == UDF_TY_LIST_STR || b == UDF_TY_TUPLE_STR)
+  if (b == UDF_TY_LIST_STR || b == UDF_TY_TUPLE_STR || b == UDF_TY_LIST || b == UDF_TY_MATCH)
     return LLVMBuildIsNull(c->b, v.v, "");
   return LLVMBuildNot(c->b, LLVMBuildExtractValue(c->b, v.v, 1, ""), "");
 }
@@ -302,6 +306,8 @@ static LLVMValueRef compare_one(cg *c, cg_val l, udf_cmpop op, cg_val r) {
     LLVMValueRef in;
     if (udf_type_base(r.type) == UDF_TY_DICT || udf_type_base(r.type) == UDF_TY_SET) {
       in = cg_dict_contains(c, l, r);
+    } else if (udf_type_base(r.type) == UDF_TY_LIST) {
+      in = cg_nlist_contains(c, r, l);
     } else if (udf_type_base(r.type) == UDF_TY_STR) {
       LLVMValueRef args[4] = {cg_str_data(c, r.v), cg_str_len(c, r.v), cg_str_data(c, l.v),
                               cg_str_len(c, l.v)};
@@ -332,10 +338,13 @@ static LLVMValueRef compare_one(cg *c, cg_val l, udf_cmpop op, cg_val r) {
     LLVMValueRef cmp = cg_call(c, "nrt_str_compare", "i:plpl", args, 4);
     return LLVMBuildICmp(c->b, ip[op], cmp, cg_i32(c, 0), "");
   }
+  case UDF_TY_LIST:
   case UDF_TY_LIST_STR:
   case UDF_TY_TUPLE_STR: {
-    LLVMValueRef args[2] = {l.v, r.v};
-    LLVMValueRef eq = cg_bool_of_c(c, cg_call(c, "nrt_udf_rt_list_eq", "b:pp", args, 2));
+    LLVMValueRef args[3] = {l.v, r.v, cg_i32(c, cg_nlist_kind(l.type))};
+    LLVMValueRef eq = udf_type_base(l.type) == UDF_TY_LIST
+                          ? cg_bool_of_c(c, cg_call(c, "nrt_udf_rt_nlist_eq", "b:ppi", args, 3))
+                          : cg_bool_of_c(c, cg_call(c, "nrt_udf_rt_list_eq", "b:pp", args, 2));
     return op == UDF_CMP_NE ? LLVMBuildNot(c->b, eq, "") : eq;
   }
   default:
@@ -578,6 +587,10 @@ static cg_val subscript(cg *c, const udf_expr *e) {
     LLVMValueRef all[4] = {c->err, v.v, i.v, cg_out_str(c)};
     cg_check(c, cg_call(c, "nrt_udf_rt_list_getitem", "i:ppls", all, 4));
     r.v = cg_load_str(c, all[3]);
+    if (udf_type_base(v.type) == UDF_TY_LIST) { /* a number: nothing to release */
+      cg_release(c, v);
+      return cg_nlist_unbox(c, r.v, e->type);
+    }
   }
   r.type = UDF_TY_STR;
   cg_push_temp(c, &r);
@@ -614,7 +627,7 @@ cg_val cg_list_from_values(cg *c, cg_val *items, int n, udf_type type) {
   cg_val list = cg_rt_list(c, "nrt_udf_rt_list_new", "i:plq", &cap, 1, type);
   for (int i = 0; i < n; i++) {
     int mark = cg_scratch_mark(c);
-    LLVMValueRef args[3] = {c->err, list.v, cg_spill(c, items[i].v)};
+    LLVMValueRef args[3] = {c->err, list.v, cg_item_ptr(c, items[i])};
     cg_check(c, cg_call(c, "nrt_udf_rt_list_append", "i:pps", args, 3));
     cg_scratch_release(c, mark);
   }
@@ -639,7 +652,7 @@ static cg_val display(cg *c, const udf_expr *e) {
 static void comp_level(cg *c, const udf_expr *e, int level, cg_val list) {
   if (level == e->u.comp.ngens) {
     cg_val v = cg_expr(c, e->u.comp.elt);
-    LLVMValueRef args[3] = {c->err, list.v, cg_spill(c, v.v)};
+    LLVMValueRef args[3] = {c->err, list.v, cg_item_ptr(c, v)};
     cg_check(c, cg_call(c, "nrt_udf_rt_list_append", "i:pps", args, 3));
     cg_release(c, v);
     return;
@@ -665,7 +678,7 @@ static void comp_level(cg *c, const udf_expr *e, int level, cg_val list) {
 
 static cg_val comprehension(cg *c, const udf_expr *e) {
   LLVMValueRef cap = cg_i64(c, 0);
-  cg_val list = cg_rt_list(c, "nrt_udf_rt_list_new", "i:plq", &cap, 1, UDF_TY_LIST_STR);
+  cg_val list = cg_rt_list(c, "nrt_udf_rt_list_new", "i:plq", &cap, 1, e->type);
   comp_level(c, e, 0, list);
   return list;
 }

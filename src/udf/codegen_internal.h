@@ -79,6 +79,7 @@ typedef struct cg {
   const udf_func *fn;
   LLVMValueRef llfn;
   LLVMValueRef err;    /* the error slot parameter */
+  LLVMValueRef depth;  /* the i32 depth parameter: calls nested around this one */
   LLVMValueRef result; /* the result pointer parameter (value form) */
   LLVMValueRef writer; /* the row writer parameter (write form of the entry), else NULL */
   const udf_var *fwd_var;     /* write form: a variable forwarded into the return being */
@@ -113,6 +114,7 @@ typedef struct cg {
   int nexc;
   long finally_stmts; /* statements emitted as copies of finally blocks (bounded) */
   int ret_frame;          /* frame slot of a return's value waiting for finally blocks, or -1 */
+  cg_val re_cur;          /* the match re.sub's replacement function is called on (codegen_re.c) */
   LLVMValueRef ret_slot;  /* its value (made on first use) */
   int nlits;
 } cg;
@@ -180,6 +182,8 @@ void cg_release_temps_above(cg *c, int depth); /* decrefs (no pop) temps[depth..
 void cg_check(cg *c, LLVMValueRef status);   /* non-zero: release temps, leave with it */
 void cg_check_bool_fail(cg *c, LLVMValueRef failed, int code, const char *msg);
 void cg_raise(cg *c, int code, const char *msg);
+/* codegen_funcs.c: a recursive function's RecursionError past the recursion limit. */
+void cg_check_depth(cg *c, const udf_func *f);
 void cg_leave(cg *c, LLVMValueRef status);   /* branch to the exit with status */
 /* Releases the temporaries (out of line) and branches to raise_bb with status (non-zero). */
 void cg_leave_raising(cg *c, LLVMValueRef status);
@@ -189,6 +193,14 @@ cg_val cg_expr(cg *c, const udf_expr *e);
 cg_val cg_coerce(cg *c, cg_val v, udf_type to); /* T -> T|None, None -> T|None */
 LLVMValueRef cg_truth(cg *c, cg_val v);        /* i1 */
 cg_val cg_call_expr(cg *c, const udf_expr *e);
+cg_val cg_mlist_builtin(cg *c, const udf_expr *e); /* UDF_BI_LIST_APPEND.. (codegen_mlist.c) */
+/* Lists of numbers (codegen_mlist.c): an item is an nrt_str whose len holds the bits. */
+int cg_nlist_kind(udf_type list);                    /* NRT_UDF_KEY_INT or _FLOAT */
+LLVMValueRef cg_item_ptr(cg *c, cg_val v);           /* %nrt_str* of a str or boxed number */
+cg_val cg_nlist_unbox(cg *c, LLVMValueRef item, udf_type elem); /* item: %nrt_str */
+LLVMValueRef cg_nlist_contains(cg *c, cg_val list, cg_val x);   /* i1 */
+cg_val cg_range_list(cg *c, const udf_expr *range); /* list(range(...)) as a temp */
+cg_val cg_re_call(cg *c, const udf_expr *e); /* UDF_BI_RE_* (codegen_re.c) */
 cg_val cg_to_str(cg *c, cg_val v);             /* str(v) as a temp or borrowed value */
 cg_val cg_format_field(cg *c, const udf_fpart *p); /* an f-string field's text */
 cg_val cg_list_from_values(cg *c, cg_val *items, int n, udf_type type);
@@ -220,7 +232,10 @@ void cg_write_value(cg *c, cg_val v);
 /* Iteration shared by for statements and comprehensions. */
 typedef struct cg_iter {
   cg_val iterable;     /* owned for the whole loop */
-  udf_type kind;       /* UDF_TY_STR, UDF_TY_LIST_STR/TUPLE_STR, UDF_TY_RANGE */
+  udf_type kind;       /* UDF_TY_STR, UDF_TY_LIST_STR/TUPLE_STR, UDF_TY_RANGE, UDF_TY_LIST,
+                        * UDF_TY_MATCH */
+  udf_type elem;       /* the item type: int or float (UDF_TY_LIST), re.Match (UDF_TY_MATCH,
+                        * re.finditer) */
   LLVMValueRef pos;    /* i64 alloca: byte offset / index / current value */
   LLVMValueRef stop, step; /* range */
   LLVMValueRef cur;    /* pos as loaded by cg_iter_more */

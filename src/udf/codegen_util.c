@@ -21,8 +21,8 @@ void cg_fail(cg *c, const char *fmt, ...) {
 
 bool cg_is_refcounted(udf_type t) {
   udf_type b = udf_type_base(t);
-  return b == UDF_TY_STR || b == UDF_TY_LIST_STR || b == UDF_TY_TUPLE_STR ||
-         b == UDF_TY_DICT || b == UDF_TY_SET;
+  return b == UDF_TY_STR || b == UDF_TY_LIST_STR || b == UDF_TY_TUPLE_STR || b == UDF_TY_LIST ||
+         b == UDF_TY_DICT || b == UDF_TY_SET || b == UDF_TY_MATCH;
 }
 
 LLVMTypeRef cg_llty(cg *c, udf_type t) {
@@ -34,9 +34,11 @@ LLVMTypeRef cg_llty(cg *c, udf_type t) {
   case UDF_TY_FLOAT: base = c->f64; break;
   case UDF_TY_STR: return c->str;
   case UDF_TY_LIST_STR:
+  case UDF_TY_LIST:
   case UDF_TY_TUPLE_STR:
   case UDF_TY_DICT:
-  case UDF_TY_SET: return c->ptr;
+  case UDF_TY_SET:
+  case UDF_TY_MATCH: return c->ptr; /* a MemInfo (a match: NULL for None) */
   default: return c->i1; /* None, and types never stored */
   }
   if (udf_type_is_nullable(t)) {

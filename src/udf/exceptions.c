@@ -7,7 +7,7 @@
 static const int statuses[UDF_EXC_COUNT] = {NRT_EVALUE,    NRT_EILSEQ,   NRT_EINDEX,
                                             NRT_EOVERFLOW, NRT_EZERODIV, NRT_ETYPE,
                                             NRT_EUNBOUND,  NRT_ELIMIT,   NRT_EKEY,
-                                            NRT_ERUNTIME};
+                                            NRT_ERUNTIME,  NRT_ERECURSION};
 
 static const struct {
   const char *name;
@@ -25,12 +25,13 @@ static const struct {
     {"TypeError", UDF_EXC_TYPE, NRT_ETYPE},
     {"IndexError", UDF_EXC_INDEX, NRT_EINDEX},
     {"KeyError", UDF_EXC_KEY, NRT_EKEY},
-    {"RuntimeError", UDF_EXC_RUNTIME, NRT_ERUNTIME},
+    {"RuntimeError", UDF_EXC_RUNTIME | UDF_EXC_RECURSION, NRT_ERUNTIME},
     {"ZeroDivisionError", UDF_EXC_ZERODIV, NRT_EZERODIV},
     {"OverflowError", UDF_EXC_OVERFLOW, NRT_EOVERFLOW},
     {"NameError", UDF_EXC_UNBOUND, 0},
     {"UnboundLocalError", UDF_EXC_UNBOUND, NRT_EUNBOUND},
     {"MemoryError", UDF_EXC_MEMORY, NRT_ELIMIT},
+    {"RecursionError", UDF_EXC_RECURSION, NRT_ERECURSION},
 };
 
 bool udf_exc_class(const char *name, uint32_t *catches, int *raise_code) {

@@ -18,8 +18,9 @@ enum {
   UDF_EXC_MEMORY = 1u << 7,   /* NRT_ELIMIT: MemoryError from a size limit */
   UDF_EXC_KEY = 1u << 8,      /* NRT_EKEY: KeyError */
   UDF_EXC_RUNTIME = 1u << 9,  /* NRT_ERUNTIME: RuntimeError */
-  UDF_EXC_COUNT = 10,
-  UDF_EXC_ALL = (1u << 10) - 1
+  UDF_EXC_RECURSION = 1u << 10, /* NRT_ERECURSION: RecursionError (a RuntimeError) */
+  UDF_EXC_COUNT = 11,
+  UDF_EXC_ALL = (1u << 11) - 1
 };
 
 /* The class named `name`: the bits it catches (0 for a class nothing in a UDF raises, such

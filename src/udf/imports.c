@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const modules[] = {"math", "string", NULL};
+static const char *const modules[] = {"math", "string", "re", NULL};
 
 /* string's constants, as CPython defines them. */
 static const struct {
@@ -50,9 +50,34 @@ const udf_import *udf_import_find(const udf_imports *im, const char *name, size_
   return NULL;
 }
 
+/* re's flags (Python's values) and the functions the checker knows (types_re.c). */
+static const struct {
+  const char *name;
+  int value;
+} re_flags[] = {{"I", 2},        {"IGNORECASE", 2}, {"M", 8},       {"MULTILINE", 8},
+                {"S", 16},       {"DOTALL", 16},    {"X", 64},      {"VERBOSE", 64},
+                {"A", 256},      {"ASCII", 256},    {"U", 32},      {"UNICODE", 32},
+                {"L", 4},        {"LOCALE", 4},     {"NOFLAG", 0}};
+static const char *const re_funcs[] = {
+    "re.match", "re.search", "re.fullmatch", "re.sub", "re.subn", "re.split", "re.findall",
+    "re.finditer", "re.escape", "re.compile", "re.purge", "re.template", NULL};
+
 const char *udf_import_resolve(udf_expr *e, const char *module, const char *member,
                                char *buf, size_t bufsize) {
-  if (strcmp(module, "string") == 0) {
+  if (strcmp(module, "re") == 0) {
+    for (size_t i = 0; i < sizeof re_flags / sizeof re_flags[0]; i++)
+      if (strcmp(re_flags[i].name, member) == 0) {
+        e->kind = UDF_E_INT;
+        e->u.ival = re_flags[i].value;
+        return NULL;
+      }
+    for (int i = 0; re_funcs[i]; i++)
+      if (strcmp(re_funcs[i] + 3, member) == 0) {
+        e->kind = UDF_E_NAME;
+        e->u.name.id = re_funcs[i];
+        return NULL;
+      }
+  } else if (strcmp(module, "string") == 0) {
     for (size_t i = 0; i < sizeof string_consts / sizeof string_consts[0]; i++)
       if (strcmp(string_consts[i].name, member) == 0) {
         e->kind = UDF_E_STR;

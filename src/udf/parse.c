@@ -6,6 +6,7 @@
 #include "udf/imports.h"
 #include "udf/lex.h"
 #include "udf/parse.h"
+#include "udf/parse_consts.h"
 
 enum { MAX_NESTING = 200 };
 
@@ -21,6 +22,9 @@ typedef struct parser {
   bool names_exceptions; /* some except clause binds `as name` (udf_module) */
   int nesting; /* recursion guard */
   udf_imports im; /* import bindings in scope (imports.h) */
+  udf_func *cur_func; /* the def whose body is parsed */
+  udf_func **nested;  /* nested defs and named lambdas, inner ones first (types_funcs.h) */
+  int nnested, capnested;
   /* body_loc cache: fields of an f-string are located left to right, each from the last */
   const udf_token *bl_tok;
   const char *bl_pos;
@@ -524,6 +528,24 @@ static udf_expr *parse_comprehension(parser *p, udf_expr_kind kind, udf_expr *el
 
 static udf_expr *parse_named_expression(parser *p);
 
+/* key=lambda p: body (sorted, min, max, list.sort): the body, evaluated per item with its
+ * parameter p bound like a comprehension variable (own scope; the enclosing function's
+ * variables are read where it runs, which is when the lambda would be called). */
+static udf_expr *parse_key_lambda(parser *p, udf_var **param) {
+  udf_loc loc = cur(p)->loc;
+  advance(p); /* lambda */
+  udf_token *t = cur(p);
+  if (t->kind != UDF_T_NAME || t->kw != UDF_KW_NONE || peek_at(p, 1)->kind != UDF_T_OP ||
+      peek_at(p, 1)->op != UDF_O_COLON)
+    return unsupported(p, loc, "a key lambda that does not take exactly one parameter");
+  *param = new_var(p, t->text, t->tlen, t->loc);
+  if (!*param) return NULL;
+  (*param)->is_comp_var = true;
+  advance(p);
+  advance(p); /* : */
+  return parse_expression(p);
+}
+
 static udf_expr *parse_call(parser *p, udf_expr *func) {
   udf_loc loc = func->loc;
   advance(p); /* ( */
@@ -539,7 +561,10 @@ static udf_expr *parse_call(parser *p, udf_expr *func) {
         peek_at(p, 1)->op == UDF_O_EQUAL) {
       advance(p);
       advance(p);
-      udf_expr *v = parse_expression(p);
+      udf_var *lambda_param = NULL;
+      udf_expr *v = is_kw(p, UDF_KW_LAMBDA) && t->tlen == 3 && memcmp(t->text, "key", 3) == 0
+                        ? parse_key_lambda(p, &lambda_param)
+                        : parse_expression(p);
       if (!v) return NULL;
       for (int i = 0; i < e->u.call.nkeywords; i++)
         if (strlen(e->u.call.keywords[i].name) == t->tlen &&
@@ -561,6 +586,7 @@ static udf_expr *parse_call(parser *p, udf_expr *func) {
       if (!k->name) return P_OOM(p), NULL;
       k->value = v;
       k->loc = t->loc;
+      k->lambda_param = lambda_param;
     } else {
       udf_expr *v = parse_named_expression(p); /* f(x := 1) is a positional argument */
       if (!v) return NULL;
@@ -1218,7 +1244,7 @@ static bool check_target(parser *p, udf_expr *e, bool eq, bool allow_tuple) {
     return false;
   case UDF_E_SUBSCRIPT:
   case UDF_E_SLICE:
-    unsupported(p, e->loc, "assignment to a subscript (lists and strings are immutable here)");
+    unsupported(p, e->loc, "assignment to a subscript here (only xs[i] = value)");
     return false;
   case UDF_E_TUPLE:
   case UDF_E_LIST:
@@ -1258,7 +1284,7 @@ static const char *import_module_name(parser *p) {
   bool dotted = peek_at(p, 1)->kind == UDF_T_OP && peek_at(p, 1)->op == UDF_O_DOT;
   if (!m || dotted) {
     udf_diag_error(p->dc, NRT_EUNSUPPORTED, t->loc,
-                   "unsupported: import %.*s%s (the importable modules are math and string)",
+                   "unsupported: import %.*s%s (the importable modules are math, re and string)",
                    (int)t->tlen, t->text, dotted ? "..." : "");
     return NULL;
   }
@@ -1377,14 +1403,15 @@ static udf_stmt *parse_simple(parser *p) {
     }
     case UDF_KW_IMPORT:
     case UDF_KW_FROM: return parse_import(p);
-    case UDF_KW_GLOBAL: return unsupported(p, loc, "global statements");
+    case UDF_KW_GLOBAL:
+      return unsupported(p, loc, "global statements (a UDF keeps no state across rows)");
     case UDF_KW_NONLOCAL: return unsupported(p, loc, "nonlocal statements");
     case UDF_KW_DEL: {
       advance(p);
       udf_expr *e = parse_star_expressions(p);
       if (!e) return NULL;
       if (e->kind != UDF_E_SUBSCRIPT)
-        return unsupported(p, loc, "del statements other than del d[k]");
+        return unsupported(p, loc, "del statements (only del xs[i] and del d[k])");
       if (!end_simple(p)) return NULL;
       udf_stmt *s = new_stmt(p, UDF_S_DELITEM, loc);
       if (s) s->u.setitem.target = e;
@@ -1435,7 +1462,7 @@ static udf_stmt *parse_simple(parser *p) {
     udf_binop op = augops[cur(p)->op - UDF_O_PLUSEQ];
     if (e->kind != UDF_E_NAME) {
       if (e->kind == UDF_E_SUBSCRIPT)
-        return unsupported(p, e->loc, "augmented assignment to an item (write d[k] = d[k] + v)");
+        return unsupported(p, e->loc, "augmented assignment to an item (write x[k] = x[k] + v)");
       if (e->kind == UDF_E_ATTRIBUTE || e->kind == UDF_E_SLICE)
         return check_target(p, e, false, false), NULL;
       udf_diag_error(p->dc, NRT_EPARSE, e->loc,
@@ -1454,10 +1481,10 @@ static udf_stmt *parse_simple(parser *p) {
     return s;
   }
   if (is_op(p, UDF_O_EQUAL) && e->kind == UDF_E_SUBSCRIPT) {
-    advance(p); /* d[k] = v: a dict's item (types_dict.c refuses other containers) */
+    advance(p); /* d[k] = v, xs[i] = v: checked by the container's type (types.c) */
     udf_expr *v = parse_star_expressions(p);
     if (!v) return NULL;
-    if (is_op(p, UDF_O_EQUAL)) return unsupported(p, cur(p)->loc, "chained assignment to an item");
+    if (is_op(p, UDF_O_EQUAL)) return unsupported(p, cur(p)->loc, "chained assignment to a subscript");
     if (!end_simple(p)) return NULL;
     udf_stmt *s = new_stmt(p, UDF_S_SETITEM, loc);
     if (s) s->u.setitem.target = e, s->u.setitem.value = v;
@@ -1509,6 +1536,8 @@ static bool parse_simple_line(parser *p, udf_block *b, int *cap) {
 static udf_stmt *parse_statement_into(parser *p, udf_block *b, int *cap);
 
 static udf_func *parse_def(parser *p);
+static udf_stmt *parse_nested(parser *p, udf_token *lambda_name);
+static udf_func *parse_lambda(parser *p, const char *name, size_t len);
 
 static udf_stmt *parse_if(parser *p, const char *what) {
   udf_token *kw = cur(p);
@@ -1663,7 +1692,7 @@ static udf_stmt *parse_compound(parser *p, bool *handled) {
     return s;
   }
   case UDF_KW_DEF:
-    if (p->in_func) return unsupported(p, t->loc, "nested function definitions");
+    if (p->in_func) return parse_nested(p, NULL);
     *handled = false;
     return NULL;
   case UDF_KW_CLASS: return unsupported(p, t->loc, "class definitions");
@@ -1689,6 +1718,14 @@ static udf_stmt *parse_statement_into(parser *p, udf_block *b, int *cap) {
   }
   if (failed(p)) return NULL;
   if (cur(p)->kind == UDF_T_INDENT) return syntax_error(p, cur(p));
+  udf_token *t = cur(p);
+  if (p->in_func && t->kind == UDF_T_NAME && t->kw == UDF_KW_NONE &&
+      peek_at(p, 1)->kind == UDF_T_OP && peek_at(p, 1)->op == UDF_O_EQUAL &&
+      peek_at(p, 2)->kind == UDF_T_NAME && peek_at(p, 2)->kw == UDF_KW_LAMBDA) {
+    s = parse_nested(p, t); /* name = lambda ...: a nested function */
+    if (s && !push_ptr(p, &b->items, &b->n, cap, s)) return NULL;
+    return s;
+  }
   int before = b->n;
   if (!parse_simple_line(p, b, cap)) return NULL;
   return b->items[before];
@@ -1801,11 +1838,39 @@ static udf_func *parse_def(parser *p) {
   }
   if (!expect_op(p, UDF_O_COLON, ":")) return NULL;
   p->in_func = true;
+  udf_func *outer = p->cur_func;
+  p->cur_func = f;
   int nimports = p->im.n; /* a body's imports are its own */
   bool ok = parse_block(p, &f->body, "function definition", kw->loc.line);
   p->in_func = false;
+  p->cur_func = outer;
   p->im.n = nimports;
   return ok ? f : NULL;
+}
+
+/* A def, or `name = lambda ...` (lambda_name), inside a function: a function of its own,
+ * called with the variables it reads from around it (types_funcs.h); the statement itself
+ * does nothing at runtime. */
+static udf_stmt *parse_nested(parser *p, udf_token *lambda_name) {
+  udf_loc loc = cur(p)->loc;
+  udf_func *outer = p->cur_func;
+  int loops = p->loop_depth, tries = p->try_depth;
+  p->loop_depth = p->try_depth = 0;
+  udf_func *f;
+  if (lambda_name) {
+    advance(p); /* name */
+    advance(p); /* = */
+    f = parse_lambda(p, lambda_name->text, lambda_name->tlen);
+  } else {
+    f = parse_def(p);
+  }
+  p->loop_depth = loops;
+  p->try_depth = tries;
+  p->in_func = true;
+  if (!f) return NULL;
+  f->parent = outer;
+  if (!push_ptr(p, &p->nested, &p->nnested, &p->capnested, f)) return NULL;
+  return new_stmt(p, UDF_S_PASS, loc);
 }
 
 /* `lambda params: expr` NEWLINE, as a function named `name`. */
@@ -2132,11 +2197,23 @@ int udf_parse_module(udf_diagctx *dc, udf_arena *a, const char *src, size_t len,
           if (!push_ptr(p, &m->const_values, &m->nconsts, &vcap, v)) return dc->code;
           continue;
         }
+        int bound = udf_const_assign(dc, a, m, x); /* a literal constant (parse_consts.h) */
+        if (bound < 0) return dc->code;
+        if (bound) continue;
         if (!docstring && !inert && !is_main_guard(x) && other.line == 0) other = x->loc;
       }
       continue;
     }
-    if (f->is_lambda) lambda = true;
+    if (!udf_const_defaults(dc, a, m, f)) return dc->code;
+    /* a bare lambda is a module of its own; `name = lambda ...` may be a helper of defs */
+    if (f->is_lambda && strcmp(f->name, "<lambda>") == 0) lambda = true;
+    for (int i = 0; i < p->nnested; i++) { /* inner functions first: the entry is last */
+      udf_func *g = p->nested[i];
+      if (!udf_const_defaults(dc, a, m, g)) return dc->code;
+      g->index = m->nfuncs;
+      if (!push_ptr(p, &m->funcs, &m->nfuncs, &fcap, g)) return dc->code;
+    }
+    p->nnested = 0;
     f->index = m->nfuncs;
     if (!push_ptr(p, &m->funcs, &m->nfuncs, &fcap, f)) return dc->code;
   }
@@ -2147,16 +2224,19 @@ int udf_parse_module(udf_diagctx *dc, udf_arena *a, const char *src, size_t len,
   if (m->nfuncs == 0)
     return udf_diag_error(dc, NRT_EPARSE, cur(p)->loc,
                           "no function: a UDF module needs a def or a lambda");
-  if (lambda && m->nfuncs > 1) {
+  int ntop = 0;
+  for (int i = 0; i < m->nfuncs; i++) ntop += !m->funcs[i]->parent;
+  if (lambda && ntop > 1) {
     for (int i = 0; i < m->nfuncs; i++)
-      if (m->funcs[i]->is_lambda)
+      if (m->funcs[i]->is_lambda && strcmp(m->funcs[i]->name, "<lambda>") == 0)
         return udf_diag_error(dc, NRT_EUNSUPPORTED, m->funcs[i]->loc,
                               "unsupported: a lambda next to other functions (a module is "
                               "defs, or a single lambda)");
   }
   for (int i = 0; i < m->nfuncs; i++)
     for (int j = 0; j < i; j++)
-      if (strcmp(m->funcs[i]->name, m->funcs[j]->name) == 0)
+      if (m->funcs[i]->parent == m->funcs[j]->parent &&
+          strcmp(m->funcs[i]->name, m->funcs[j]->name) == 0)
         return udf_diag_error(dc, NRT_EUNSUPPORTED, m->funcs[i]->loc,
                               "unsupported: function '%s' defined twice", m->funcs[i]->name);
   depth_stack st = {NULL, 0, 0};

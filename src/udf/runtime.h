@@ -109,6 +109,55 @@ int32_t nrt_udf_rt_str_minmax(struct nrt_error *err, const nrt_str *s, int32_t i
 int32_t nrt_udf_rt_list_minmax(struct nrt_error *err, nrt_meminfo *list, int32_t is_max,
                                nrt_str *out);
 
+/* Mutable lists of str (runtime_mlist.c): CPython's list methods and messages. */
+int32_t nrt_udf_rt_mlist_insert(struct nrt_error *err, nrt_meminfo *list, int64_t i,
+                                const nrt_str *x);
+int32_t nrt_udf_rt_mlist_extend(struct nrt_error *err, nrt_meminfo *list, nrt_meminfo *src);
+int32_t nrt_udf_rt_mlist_pop(struct nrt_error *err, nrt_meminfo *list, int64_t i,
+                             int32_t has_index, nrt_str *out);
+int32_t nrt_udf_rt_mlist_remove(struct nrt_error *err, nrt_meminfo *list, const nrt_str *x);
+int32_t nrt_udf_rt_mlist_index(struct nrt_error *err, nrt_meminfo *list, const nrt_str *x,
+                               int64_t *out);
+int64_t nrt_udf_rt_mlist_count(nrt_meminfo *list, const nrt_str *x);
+void nrt_udf_rt_mlist_reverse(nrt_meminfo *list);
+void nrt_udf_rt_mlist_clear(nrt_meminfo *list);
+int32_t nrt_udf_rt_mlist_setitem(struct nrt_error *err, nrt_meminfo *list, int64_t i,
+                                 const nrt_str *x);
+int32_t nrt_udf_rt_mlist_delitem(struct nrt_error *err, nrt_meminfo *list, int64_t i);
+int32_t nrt_udf_rt_mlist_copy(struct nrt_error *err, nrt_meminfo *src, nrt_meminfo **out);
+/* Keys of sort/sorted/min/max (runtime_sortkeys.c): a refcounted array of up to cap keys of
+ * one kind, filled in item order by the compiled key loop. */
+enum { NRT_UDF_KEY_INT, NRT_UDF_KEY_FLOAT, NRT_UDF_KEY_STR };
+int32_t nrt_udf_rt_keys_new(struct nrt_error *err, int64_t cap, int32_t kind,
+                            nrt_meminfo **out);
+void nrt_udf_rt_keys_add_int(nrt_meminfo *keys, int64_t v);
+void nrt_udf_rt_keys_add_float(nrt_meminfo *keys, double v);
+void nrt_udf_rt_keys_add_str(nrt_meminfo *keys, const nrt_str *v);
+/* Sorts list in place by keys (NULL: by its items); ValueError "list modified during sort". */
+int32_t nrt_udf_rt_mlist_sort(struct nrt_error *err, nrt_meminfo *list, nrt_meminfo *keys,
+                              int32_t reverse);
+/* min/max by keys (NULL: by the items): a new reference to the item, or to *dflt when empty
+ * (NULL: ValueError "max() arg is an empty sequence"). */
+int32_t nrt_udf_rt_mlist_pick(struct nrt_error *err, nrt_meminfo *list, nrt_meminfo *keys,
+                              int32_t is_max, const nrt_str *dflt, nrt_str *out);
+
+/* Lists of int or float (runtime_nlist.c): kind NRT_UDF_KEY_INT or _FLOAT, each item's
+ * bits in its nrt_str's len (no owner, no data). */
+int64_t nrt_udf_rt_nlist_count(nrt_meminfo *list, int32_t kind, int64_t bits);
+int32_t nrt_udf_rt_nlist_index(struct nrt_error *err, nrt_meminfo *list, int32_t kind,
+                               int64_t bits, int64_t *out);
+int32_t nrt_udf_rt_nlist_remove(struct nrt_error *err, nrt_meminfo *list, int32_t kind,
+                                int64_t bits);
+int32_t nrt_udf_rt_nlist_sum(struct nrt_error *err, nrt_meminfo *list, int32_t kind,
+                             int64_t *out);
+int32_t nrt_udf_rt_nlist_range(struct nrt_error *err, int64_t start, int64_t stop, int64_t step,
+                               nrt_meminfo **out);
+bool nrt_udf_rt_nlist_eq(nrt_meminfo *a, nrt_meminfo *b, int32_t kind);
+int32_t nrt_udf_rt_nlist_sort(struct nrt_error *err, nrt_meminfo *list, int32_t kind,
+                              int32_t reverse);
+int32_t nrt_udf_rt_nlist_pick(struct nrt_error *err, nrt_meminfo *list, int32_t kind,
+                              int32_t is_max, const int64_t *dflt, int64_t *out);
+
 /* f-strings (runtime_format.c): format(s, spec) for a str, and repr(s) / ascii(s). */
 int32_t nrt_udf_rt_format_str(struct nrt_error *err, const nrt_str *s, const char *spec,
                               int64_t speclen, nrt_str *out);
@@ -174,7 +223,7 @@ void nrt_udf_rt_refops_reset(void);
 /* Every runtime symbol compiled code may call, for the JIT: writes up to `cap` entries to out
  * and returns how many there are. `counted` binds the refcount operations to their counting
  * wrappers. */
-#define NRT_UDF_MAX_SYMBOLS 192
+#define NRT_UDF_MAX_SYMBOLS 320
 size_t nrt_udf_runtime_symbols(int counted, struct nrt_udf_symbol *out, size_t cap);
 
 #endif /* NRT_UDF_RUNTIME_H */

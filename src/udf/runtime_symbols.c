@@ -3,6 +3,7 @@
 #include "nrt/str_convert.h"
 #include "udf/runtime.h"
 #include "udf/runtime_dict.h"
+#include "udf/runtime_re.h"
 
 #define SYM(f) {#f, (void *)(f)}
 
@@ -37,6 +38,20 @@ static const struct nrt_udf_symbol common[] = {
     SYM(nrt_udf_rt_dict_len), SYM(nrt_udf_rt_dict_next), SYM(nrt_udf_rt_set_of_list),
     SYM(nrt_udf_rt_dict_update), SYM(nrt_udf_rt_dict_copy), SYM(nrt_udf_rt_dict_clear),
     SYM(nrt_udf_rt_set_binop), SYM(nrt_udf_rt_dict_list),
+    /* mutable lists (runtime_mlist.c, runtime_sortkeys.c) */
+    SYM(nrt_udf_rt_mlist_insert), SYM(nrt_udf_rt_mlist_extend), SYM(nrt_udf_rt_mlist_pop),
+    SYM(nrt_udf_rt_mlist_remove), SYM(nrt_udf_rt_mlist_index), SYM(nrt_udf_rt_mlist_count),
+    SYM(nrt_udf_rt_mlist_reverse), SYM(nrt_udf_rt_mlist_clear), SYM(nrt_udf_rt_mlist_setitem),
+    SYM(nrt_udf_rt_mlist_delitem), SYM(nrt_udf_rt_mlist_copy), SYM(nrt_udf_rt_keys_new),
+    SYM(nrt_udf_rt_keys_add_int), SYM(nrt_udf_rt_keys_add_float), SYM(nrt_udf_rt_keys_add_str),
+    SYM(nrt_udf_rt_mlist_sort), SYM(nrt_udf_rt_mlist_pick),
+    SYM(nrt_udf_rt_nlist_count), SYM(nrt_udf_rt_nlist_index), SYM(nrt_udf_rt_nlist_remove),
+    SYM(nrt_udf_rt_nlist_sum), SYM(nrt_udf_rt_nlist_range), SYM(nrt_udf_rt_nlist_eq),
+    SYM(nrt_udf_rt_nlist_sort), SYM(nrt_udf_rt_nlist_pick),
+    SYM(nrt_udf_rt_re_match), SYM(nrt_udf_rt_re_sub), SYM(nrt_udf_rt_re_split),
+    SYM(nrt_udf_rt_re_findall), SYM(nrt_udf_rt_re_escape), SYM(nrt_udf_rt_re_group),
+    SYM(nrt_udf_rt_re_pos), SYM(nrt_udf_rt_re_groups), SYM(nrt_udf_rt_re_finditer),
+    SYM(nrt_udf_rt_re_finditer_n), SYM(nrt_udf_rt_re_assemble),
     /* the str layer, called directly */
     SYM(nrt_str_concat), SYM(nrt_str_append), SYM(nrt_str_fit), SYM(nrt_str_repeat),
     SYM(nrt_str_contains), SYM(nrt_str_eq),

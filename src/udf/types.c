@@ -6,15 +6,20 @@
  * first error, resolves calls and inserts the cast and truth nodes. A variable's type is the
  * join of what is assigned to it, where only None may join with another type (T + None =
  * T | None); int and float never mix (Python would print 1 and 1.0 differently). Helpers are
- * checked at their first call with that call's argument types; recursion is rejected. */
+ * checked at their first call with that call's argument types. A recursive call (to a function
+ * being checked) has the result type its function's returns gave so far: the passes repeat
+ * until that guess stops changing (a fixed point), and the final result must equal it. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "udf/exceptions.h"
+#include "udf/parse_consts.h"
 #include "udf/parse_format.h"
 #include "udf/types.h"
 #include "udf/types_dict.h"
+#include "udf/types_funcs.h"
+#include "udf/types_re.h"
 
 typedef struct ck {
   udf_diagctx *dc;
@@ -45,11 +50,19 @@ typedef struct ck {
   int comp_iter;          /* inside a comprehension's iterable (no := there) */
   const udf_expr *iter_expr; /* the iterable of a for loop being checked (d.keys() there is
                               * iterated in place, elsewhere it is a list) */
+  /* Recursion: the result type assumed for recursive calls to fn, whether one used it, and
+   * the guess the final passes' calls were given (it must be fn's final result). */
+  udf_type guess;
+  bool guess_used;
+  udf_type final_guess;
+  const udf_expr *re_iterable; /* the re.finditer call being checked as an iterable */
 } ck;
 
 #define UNKNOWN UDF_TY_UNKNOWN
 
 static udf_type base(udf_type t) { return udf_type_base(t); }
+/* t without None: the kind and its type parameters (a match's pattern, a container's items). */
+static udf_type strip(udf_type t) { return t & ~(udf_type)UDF_TY_NULLABLE; }
 static bool nullable(udf_type t) { return udf_type_is_nullable(t); }
 static bool is_num(udf_type t) {
   return t == UDF_TY_INT || t == UDF_TY_FLOAT || t == UDF_TY_BOOL;
@@ -262,6 +275,11 @@ static void collect_block(ck *c, udf_block *b) {
   }
 }
 
+/* `xs = []` typed by its appends (types_mlist.inc). */
+static udf_type mlist_empty_assigned(ck *c, udf_stmt *s, udf_type vt);
+static udf_type mlist_join(udf_type old, udf_type t);
+static void mlist_settle(udf_func *fn);
+
 /* Joins type t into variable v (inference passes). */
 static void join_var(ck *c, udf_var *v, udf_type t) {
   if (t == UNKNOWN || v->is_param) return;
@@ -274,13 +292,15 @@ static void join_var(ck *c, udf_var *v, udf_type t) {
     nt = old | UDF_TY_NULLABLE;
   else if (old == UDF_TY_NONE && base(t) != UDF_TY_NONE)
     nt = t | UDF_TY_NULLABLE;
-  else if (nullable(old) && (base(t) == base(old)))
+  else if (nullable(old) && strip(t) == strip(old))
     nt = old;
-  else if (nullable(t) && base(t) == base(old))
+  else if (nullable(t) && strip(t) == strip(old))
     nt = t;
   else if ((base(old) == UDF_TY_DICT || base(old) == UDF_TY_SET) && base(t) == base(old) &&
            udf_type_param1(old) == UNKNOWN)
     nt = t; /* an empty dict or set gets its item types */
+  else
+    nt = mlist_join(old, t);
   if (nt != old) {
     v->type = nt;
     c->changed = true;
@@ -307,7 +327,7 @@ static void unnarrow(ck *c, const udf_var *v) {
 /* May a value of type `from` be stored where `to` is expected? */
 static bool assignable(udf_type from, udf_type to) {
   if (from == to) return true;
-  if (nullable(to) && (from == UDF_TY_NONE || from == base(to))) return true;
+  if (nullable(to) && (from == UDF_TY_NONE || from == strip(to))) return true;
   /* an empty dict or set display takes the type of the variable it is stored in */
   if ((base(to) == UDF_TY_DICT || base(to) == UDF_TY_SET) && base(from) == base(to) &&
       udf_type_param1(from) == UDF_TY_UNKNOWN)
@@ -318,8 +338,8 @@ static bool assignable(udf_type from, udf_type to) {
 static bool storable(udf_type t) {
   udf_type b = base(t);
   return b == UDF_TY_NONE || b == UDF_TY_BOOL || b == UDF_TY_INT || b == UDF_TY_FLOAT ||
-         b == UDF_TY_STR || b == UDF_TY_LIST_STR || b == UDF_TY_TUPLE_STR ||
-         ((b == UDF_TY_DICT || b == UDF_TY_SET) && !nullable(t));
+         b == UDF_TY_STR || b == UDF_TY_LIST_STR || b == UDF_TY_TUPLE_STR || b == UDF_TY_LIST ||
+         b == UDF_TY_MATCH || ((b == UDF_TY_DICT || b == UDF_TY_SET) && !nullable(t));
 }
 
 static udf_type store_error(ck *c, udf_loc loc, udf_type t) {
@@ -364,6 +384,7 @@ static void assign_var(ck *c, udf_var *v, udf_type t, udf_loc loc) {
  * Expressions */
 
 static udf_type check_expr(ck *c, udf_expr **ep);
+static bool mlist_number_item(ck *c, udf_expr **ep, udf_type elem); /* types_mlist.inc */
 static udf_type check_cond(ck *c, udf_expr **ep);
 static int check_function(ck *parent, udf_func *fn, const udf_type *ptypes);
 /* dict and set values (types_dict.inc) */
@@ -399,6 +420,14 @@ static bool need_value(ck *c, const udf_expr *e, const char *what) {
   return true;
 }
 
+/* id names a module-level constant here: no comprehension variable or local shadows it. */
+static bool is_module_const(ck *c, const char *id) {
+  if (!udf_const_find(c->m, id)) return false;
+  for (int i = c->nscope - 1; i >= 0; i--)
+    if (strcmp(c->scope[i]->name, id) == 0) return false;
+  return !find_local(c, id);
+}
+
 static udf_type check_name(ck *c, udf_expr *e) {
   const char *id = e->u.name.id;
   for (int i = c->nscope - 1; i >= 0; i--)
@@ -418,15 +447,14 @@ static udf_type check_name(ck *c, udf_expr *e) {
       return err(c, NRT_ETYPE, e->loc, "cannot infer the type of local variable '%s'", id);
     return e->type = v->type;
   }
-  for (int i = 0; i < c->m->nfuncs; i++)
-    if (strcmp(c->m->funcs[i]->name, id) == 0)
-      return err(c, NRT_EUNSUPPORTED, e->loc, "unsupported: functions as values ('%s')", id);
+  if (udf_resolve_func(c->m, c->fn, id))
+    return err(c, NRT_EUNSUPPORTED, e->loc, "unsupported: functions as values ('%s')", id);
   static const char *const builtins[] = {"len", "str", "int", "float", "bool", "ord", "chr",
                                          "abs", "min", "max", "range", "list", NULL};
   for (int i = 0; builtins[i]; i++)
     if (strcmp(builtins[i], id) == 0)
       return err(c, NRT_EUNSUPPORTED, e->loc, "unsupported: functions as values ('%s')", id);
-  if (strncmp(id, "math.", 5) == 0) /* imports.h */
+  if (strncmp(id, "math.", 5) == 0 || strncmp(id, "re.", 3) == 0) /* imports.h */
     return err(c, NRT_EUNSUPPORTED, e->loc, "unsupported: functions as values ('%s')", id);
   if (udf_builtin_is_unsupported(id))
     return err(c, NRT_EUNSUPPORTED, e->loc, "unsupported: built-in function '%s'", id);
@@ -470,14 +498,15 @@ static udf_type binary_types(ck *c, udf_loc loc, udf_binop op, udf_expr **lp, ud
   if (op == UDF_OP_ADD) {
     if (lt == UDF_TY_STR && rt == UDF_TY_STR) return UDF_TY_STR;
     if (lt == UDF_TY_LIST_STR && rt == UDF_TY_LIST_STR) return UDF_TY_LIST_STR;
+    if (base(lt) == UDF_TY_LIST && lt == rt) return lt;
     if (lt == UDF_TY_STR && !nullable(rt) && rt != UDF_TY_NONE)
       return err(c, NRT_ETYPE, loc, "can only concatenate str (not \"%s\") to str", tn(rt));
     if (lt == UDF_TY_LIST_STR && !nullable(rt) && rt != UDF_TY_NONE)
       return err(c, NRT_ETYPE, loc, "can only concatenate list (not \"%s\") to list", tn(rt));
   }
   if (op == UDF_OP_MUL) {
-    bool lseq = lt == UDF_TY_STR || lt == UDF_TY_LIST_STR;
-    bool rseq = rt == UDF_TY_STR || rt == UDF_TY_LIST_STR;
+    bool lseq = lt == UDF_TY_STR || lt == UDF_TY_LIST_STR || base(lt) == UDF_TY_LIST;
+    bool rseq = rt == UDF_TY_STR || rt == UDF_TY_LIST_STR || base(rt) == UDF_TY_LIST;
     if (lseq && (rt == UDF_TY_INT || rt == UDF_TY_BOOL)) {
       cast_to(c, rp, UDF_TY_INT);
       return lt;
@@ -539,6 +568,7 @@ static udf_type check_boolop_value(ck *c, udf_expr *e) {
                  e->u.boolop.op == UDF_BOOL_AND ? "and" : "or", tn(t), tn(vt));
     }
   }
+  if (unknown && !c->final && t != UNKNOWN) return t; /* as check_ifexp: a recursive call's */
   if (unknown) return UNKNOWN;
   if (!storable(t)) return store_error(c, e->loc, t);
   return e->type = t;
@@ -548,6 +578,14 @@ static bool iterable_elem(ck *c, udf_expr *it, udf_type *elem) {
   udf_type t = it->type;
   if (t == UNKNOWN) return false;
   if (!need_value(c, it, "iterating over")) return false;
+  if (base(t) == UDF_TY_LIST) { /* a list of numbers */
+    *elem = udf_type_param1(t);
+    return true;
+  }
+  if (base(t) == UDF_TY_MATCH && (t & UDF_TY_RE_MATCHES)) {
+    *elem = t & ~(udf_type)UDF_TY_RE_MATCHES;
+    return true;
+  }
   switch (t) {
   case UDF_TY_STR:
   case UDF_TY_LIST_STR:
@@ -587,6 +625,12 @@ static udf_type check_iterable(ck *c, udf_expr **ep) {
   c->iter_expr = e;
   if (e->kind != UDF_E_CALL || e->u.call.func->kind != UDF_E_NAME) return check_expr(c, ep);
   const char *id = e->u.call.func->u.name.id;
+  if (strcmp(id, "re.finditer") == 0) { /* imports.h: its matches (types_re.h) */
+    c->re_iterable = e;
+    udf_type t = check_expr(c, ep);
+    c->re_iterable = NULL;
+    return t;
+  }
   bool en = strcmp(id, "enumerate") == 0, zip = strcmp(id, "zip") == 0,
        rev = strcmp(id, "reversed") == 0;
   if (!en && !zip && !rev) return check_expr(c, ep);
@@ -849,10 +893,11 @@ static udf_type check_comp(ck *c, udf_expr *e) {
   udf_type et = stop(c) ? UNKNOWN : check_expr(c, &e->u.comp.elt);
   c->nscope = saved;
   if (et == UNKNOWN || result == UNKNOWN) return UNKNOWN;
+  if (et == UDF_TY_INT || et == UDF_TY_FLOAT) return e->type = udf_type_make(UDF_TY_LIST, et, 0);
   if (et != UDF_TY_STR) {
     if (!need_value(c, e->u.comp.elt, "a list of")) return UNKNOWN;
     return err(c, NRT_EUNSUPPORTED, e->u.comp.elt->loc,
-               "unsupported: lists of %s (only lists of str)", tn(et));
+               "unsupported: lists of %s (only lists of str, int or float)", tn(et));
   }
   return e->type = UDF_TY_LIST_STR;
 }
@@ -867,22 +912,61 @@ static udf_type check_seq(ck *c, udf_expr *e) {
     }
     if (t != UDF_TY_STR) {
       all_str = false;
+      if (e->kind == UDF_E_LIST && (t == UDF_TY_INT || t == UDF_TY_FLOAT)) {
+        if (i > 0 && e->u.seq.items[0]->type != t)
+          return err(c, NRT_EUNSUPPORTED, e->u.seq.items[i]->loc,
+                     "unsupported: a list mixing %s and %s (lists hold one type)",
+                     tn(e->u.seq.items[0]->type), tn(t));
+        continue;
+      }
       if (e->kind == UDF_E_LIST) {
         if (!need_value(c, e->u.seq.items[i], "a list holding")) return UNKNOWN;
         return err(c, NRT_EUNSUPPORTED, e->u.seq.items[i]->loc,
-                   "unsupported: lists of %s (only lists of str)", tn(t));
+                   "unsupported: lists of %s (only lists of str, int or float)", tn(t));
       }
     }
   }
   if (unknown) return UNKNOWN;
+  if (e->kind == UDF_E_LIST && e->u.seq.n > 0 && e->u.seq.items[0]->type != UDF_TY_STR)
+    return e->type = udf_type_make(UDF_TY_LIST, e->u.seq.items[0]->type, 0);
+  if (e->kind == UDF_E_LIST && e->u.seq.n == 0 && !c->final)
+    return e->type = UDF_TY_LIST; /* [] : its items' type is inferred from its appends */
   if (e->kind == UDF_E_LIST) return e->type = UDF_TY_LIST_STR;
   return e->type = all_str ? UDF_TY_TUPLE_STR : UDF_TY_TUPLE;
 }
 
+static udf_var *none_test(const udf_expr *t, bool *is_none);
+
+/* `a and (x := ...) is not None and m` held (held true): every such name is not None;
+ * `x is None or m is None or ...` failed (held false): likewise. */
+static void narrow_when(ck *c, const udf_expr *t, bool held) {
+  if (t->kind != UDF_E_BOOLOP || t->u.boolop.op != (held ? UDF_BOOL_AND : UDF_BOOL_OR)) return;
+  for (int i = 0; i < t->u.boolop.n; i++) {
+    bool is_none = false;
+    udf_var *v = none_test(t->u.boolop.values[i], &is_none);
+    if (v && is_none != held) narrow(c, v);
+  }
+}
+
 static udf_type check_ifexp(ck *c, udf_expr *e) {
   udf_type tt = check_cond(c, &e->u.ifexp.test);
+  /* `x.f() if x is not None else d` (or `if m` on a match): x is not None in the body. */
+  bool is_none = false;
+  udf_var *nv = tt == UNKNOWN ? NULL : none_test(e->u.ifexp.test, &is_none);
+  int saved = c->nnarrowed;
+  if (nv && !is_none) narrow(c, nv);
+  if (tt != UNKNOWN) narrow_when(c, e->u.ifexp.test, true);
   udf_type bt = check_expr(c, &e->u.ifexp.body);
+  c->nnarrowed = saved;
+  if (nv && is_none) narrow(c, nv);
+  if (tt != UNKNOWN) narrow_when(c, e->u.ifexp.test, false);
   udf_type ot = check_expr(c, &e->u.ifexp.orelse);
+  c->nnarrowed = saved;
+  /* Inference passes take the known branch's type for the other, still unknown (a
+   * recursive call's before its result is inferred: `'' if not s else f(s[1:]) + s[0]`); the
+   * final pass checks both. */
+  if (!c->final && tt != UNKNOWN && (bt == UNKNOWN) != (ot == UNKNOWN))
+    return bt == UNKNOWN ? ot : bt;
   if (tt == UNKNOWN || bt == UNKNOWN || ot == UNKNOWN) return UNKNOWN;
   udf_type t;
   if (bt == ot)
@@ -891,7 +975,7 @@ static udf_type check_ifexp(ck *c, udf_expr *e) {
     t = ot | UDF_TY_NULLABLE;
   else if (ot == UDF_TY_NONE && base(bt) != UDF_TY_NONE)
     t = bt | UDF_TY_NULLABLE;
-  else if (base(bt) == base(ot))
+  else if (strip(bt) == strip(ot))
     t = bt | UDF_TY_NULLABLE;
   else
     return err(c, NRT_EUNSUPPORTED, e->loc,
@@ -914,7 +998,44 @@ static udf_type check_index(ck *c, udf_expr **ip, udf_type container) {
   if (container == UDF_TY_STR)
     return err(c, NRT_ETYPE, (*ip)->loc, "string indices must be integers, not '%s'", what);
   return err(c, NRT_ETYPE, (*ip)->loc, "%s indices must be integers or slices, not %s",
-             container == UDF_TY_LIST_STR ? "list" : "tuple", what);
+             container == UDF_TY_LIST_STR || base(container) == UDF_TY_LIST ? "list" : "tuple",
+             what);
+}
+
+/* The re module (types_re.c): m.name(...) or m[index] (name NULL) on a match. */
+static udf_type check_re_match(ck *c, udf_expr *e, udf_expr *recv, const char *name) {
+  if (name) {
+    bool unknown = false;
+    for (int i = 0; i < e->u.call.nargs; i++)
+      if (check_expr(c, &e->u.call.args[i]) == UNKNOWN) unknown = true;
+    if (unknown) return UNKNOWN;
+  } else if (check_expr(c, &e->u.subscript.index) == UNKNOWN) {
+    return UNKNOWN;
+  }
+  udf_re_err er;
+  er.code = -1;
+  udf_type t = udf_re_check_match(c->m, c->a, c->final, e, recv, name, &er);
+  if (t == UNKNOWN && er.code == 0) return check_expr(c, &e); /* m.span(): now a tuple */
+  if (t == UNKNOWN) return err(c, er.code, er.loc, "%s", er.msg);
+  return t;
+}
+
+/* re.fn(...) (imports.h names it "re.fn"). */
+static udf_type check_re(ck *c, udf_expr *e, const char *fn) {
+  udf_re_err er;
+  if (!udf_re_precheck(c->m, c->a, e, fn, &er)) {
+    if (er.code == 0) return check_expr(c, &e); /* re.subn: now a tuple */
+    return err(c, er.code, er.loc, "%s", er.msg);
+  }
+  bool unknown = false;
+  for (int i = 0; i < e->u.call.nargs; i++)
+    if (check_expr(c, &e->u.call.args[i]) == UNKNOWN) unknown = true;
+  for (int i = 0; i < e->u.call.nkeywords; i++)
+    if (check_expr(c, &e->u.call.keywords[i].value) == UNKNOWN) unknown = true;
+  if (unknown) return UNKNOWN;
+  udf_type t = udf_re_check_call(c->m, c->a, c->final, e, fn, c->re_iterable == e, &er);
+  if (t == UNKNOWN) return err(c, er.code, er.loc, "%s", er.msg);
+  return t;
 }
 
 static udf_type check_subscript(ck *c, udf_expr *e) {
@@ -927,6 +1048,11 @@ static udf_type check_subscript(ck *c, udf_expr *e) {
   if (e->u.subscript.value->kind == UDF_E_GENEXP)
     return err(c, NRT_ETYPE, e->loc, "'generator' object is not subscriptable");
   if (dict_kind(vt)) return check_dict_subscript(c, e, vt);
+  if (base(vt) == UDF_TY_LIST) {
+    if (check_index(c, &e->u.subscript.index, vt) == UNKNOWN) return UNKNOWN;
+    return e->type = udf_type_param1(vt);
+  }
+  if (base(vt) == UDF_TY_MATCH) return check_re_match(c, e, e->u.subscript.value, NULL);
   switch (vt) {
   case UDF_TY_STR:
   case UDF_TY_LIST_STR:
@@ -966,6 +1092,7 @@ static udf_type check_slice(ck *c, udf_expr *e) {
   if (!need_value(c, e->u.slice.value, "slicing")) return UNKNOWN;
   if (e->u.slice.value->kind == UDF_E_GENEXP)
     return err(c, NRT_ETYPE, e->loc, "'generator' object is not subscriptable");
+  if (base(vt) == UDF_TY_LIST) return e->type = vt;
   switch (vt) {
   case UDF_TY_STR:
   case UDF_TY_LIST_STR:
@@ -1035,6 +1162,10 @@ static udf_type check_compare(ck *c, udf_expr *e) {
                      "unsupported: '%s' of a %s in a %s of str", cmp_text(op), tn(lt), tn(rt));
         continue;
       }
+      if (base(rt) == UDF_TY_LIST && !nullable(rt)) {
+        if (!mlist_number_item(c, &ops[i], udf_type_param1(rt))) return UNKNOWN;
+        continue;
+      }
       if (rt == UDF_TY_TUPLE)
         return err(c, NRT_EUNSUPPORTED, r->loc,
                    "unsupported: 'in' on a tuple of mixed types");
@@ -1055,6 +1186,7 @@ static udf_type check_compare(ck *c, udf_expr *e) {
     bool ordering = op >= UDF_CMP_LT && op <= UDF_CMP_GE;
     if (lt == rt && lt == UDF_TY_STR) continue;
     if (lt == rt && !ordering && (lt == UDF_TY_LIST_STR || lt == UDF_TY_TUPLE_STR)) continue;
+    if (lt == rt && !ordering && base(lt) == UDF_TY_LIST) continue;
     if (ordering)
       return err(c, NRT_ETYPE, e->loc, "'%s' not supported between instances of '%s' and '%s'",
                  cmp_text(op), tn(lt), tn(rt));
@@ -1138,7 +1270,8 @@ static udf_type check_builtin(ck *c, udf_expr *e, const char *name) {
     udf_type t = args[0]->type;
     if (args[0]->kind == UDF_E_GENEXP)
       return err(c, NRT_ETYPE, e->loc, "object of type 'generator' has no len()");
-    if (t != UDF_TY_STR && t != UDF_TY_LIST_STR && t != UDF_TY_TUPLE_STR && t != UDF_TY_TUPLE)
+    if (t != UDF_TY_STR && t != UDF_TY_LIST_STR && t != UDF_TY_TUPLE_STR && t != UDF_TY_TUPLE &&
+        base(t) != UDF_TY_LIST)
       return err(c, NRT_ETYPE, e->loc, "object of type '%s' has no len()", none_name(t));
     result = UDF_TY_INT;
   } else if (strcmp(name, "str") == 0 || strcmp(name, "int") == 0 || strcmp(name, "float") == 0 ||
@@ -1252,6 +1385,14 @@ static udf_type check_builtin(ck *c, udf_expr *e, const char *name) {
   } else if (strcmp(name, "list") == 0) {
     b = UDF_BI_LIST;
     if (!no_keywords(c, e, name) || !arity(c, e, "list", 0, 1)) return UNKNOWN;
+    if (n == 1 && (args[0]->type == UDF_TY_RANGE || base(args[0]->type) == UDF_TY_LIST)) {
+      e->u.call.ckind = UDF_CALL_BUILTIN;
+      e->u.call.builtin = b;
+      e->u.call.cargs = args;
+      e->u.call.ncargs = 1;
+      return e->type = args[0]->type == UDF_TY_RANGE ? udf_type_make(UDF_TY_LIST, UDF_TY_INT, 0)
+                                                     : args[0]->type;
+    }
     if (n == 1) {
       udf_type t = args[0]->type;
       if (t == UDF_TY_TUPLE)
@@ -1366,6 +1507,10 @@ static udf_type check_slot(ck *c, const udf_method_info *mi, int slot, udf_expr 
     }
     return UDF_TY_BOOL;
   case UDF_SLOT_ITERABLE:
+    if (base(t) == UDF_TY_LIST && !nullable(t))
+      return err(c, NRT_EUNSUPPORTED, loc,
+                 "unsupported: joining a list of %s (TypeError: sequence item 0: expected str "
+                 "instance, %s found)", tn(udf_type_param1(t)), tn(udf_type_param1(t)));
     if (t != UDF_TY_STR && t != UDF_TY_LIST_STR && t != UDF_TY_TUPLE_STR) {
       if (t == UDF_TY_TUPLE)
         return err(c, NRT_ETYPE, loc, "sequence item: expected str instance");
@@ -1376,16 +1521,28 @@ static udf_type check_slot(ck *c, const udf_method_info *mi, int slot, udf_expr 
   return UNKNOWN;
 }
 
+#include "udf/types_mlist.inc"
+
 static udf_type check_method(ck *c, udf_expr *e, udf_expr *attr) {
   const char *name = attr->u.attribute.attr;
   udf_type rt = check_expr(c, &attr->u.attribute.value);
+  if (rt != UNKNOWN && base(rt) == UDF_TY_MATCH) {
+    if (!need_value(c, attr->u.attribute.value, "calling a method of")) return UNKNOWN;
+    return check_re_match(c, e, attr->u.attribute.value, name);
+  }
+  if (rt == UDF_TY_LIST_STR || base(rt) == UDF_TY_LIST ||
+      ((rt == UDF_TY_STR || rt == UDF_TY_TUPLE_STR) && strncmp(name, "__", 2) == 0))
+    return check_list_method(c, e, attr, rt);
+  if (mlist_lambda_elsewhere(c, e) == UNKNOWN) return UNKNOWN;
   bool unknown = rt == UNKNOWN;
   if (strcmp(name, "join") == 0 && e->u.call.nargs == 1)
     reversed_as_slice(c, &e->u.call.args[0]);
   for (int i = 0; i < e->u.call.nargs; i++)
     if (check_expr(c, &e->u.call.args[i]) == UNKNOWN) unknown = true;
   for (int i = 0; i < e->u.call.nkeywords; i++)
-    if (check_expr(c, &e->u.call.keywords[i].value) == UNKNOWN) unknown = true;
+    if (!e->u.call.keywords[i].lambda_param &&
+        check_expr(c, &e->u.call.keywords[i].value) == UNKNOWN)
+      unknown = true;
   if (unknown) return UNKNOWN;
   udf_expr *recv = attr->u.attribute.value;
   if (!need_value(c, recv, "calling a method of")) return UNKNOWN;
@@ -1471,6 +1628,10 @@ static bool is_literal(const udf_expr *d) {
   case UDF_E_UNARY:
     return (d->u.unary.op == UDF_UOP_NEG || d->u.unary.op == UDF_UOP_POS) &&
            (d->u.unary.operand->kind == UDF_E_INT || d->u.unary.operand->kind == UDF_E_FLOAT);
+  case UDF_E_TUPLE: /* a folded constant (parse_consts.h): a tuple of literals */
+    for (int i = 0; i < d->u.seq.n; i++)
+      if (d->u.seq.items[i]->kind == UDF_E_TUPLE || !is_literal(d->u.seq.items[i])) return false;
+    return true;
   default: return false;
   }
 }
@@ -1483,45 +1644,29 @@ static udf_type check_user_call(ck *c, udf_expr *e, udf_func *f) {
   for (int i = 0; i < e->u.call.nkeywords; i++)
     if (check_expr(c, &e->u.call.keywords[i].value) == UNKNOWN) unknown = true;
   if (unknown) return UNKNOWN;
-  if (n > np)
-    return err(c, NRT_ETYPE, e->loc, "%s() takes %d positional argument%s but %d %s given",
-               f->name, np, np == 1 ? "" : "s", n, n == 1 ? "was" : "were");
   udf_expr **cargs = udf_arena_alloc(c->a, (size_t)(np ? np : 1) * sizeof *cargs);
   if (!cargs) return oom(c);
-  for (int i = 0; i < n; i++) cargs[i] = e->u.call.args[i];
-  for (int k = 0; k < e->u.call.nkeywords; k++) {
-    udf_keyword *kw = &e->u.call.keywords[k];
-    int slot = -1;
-    for (int i = 0; i < np; i++)
-      if (strcmp(f->params[i]->name, kw->name) == 0) slot = i;
-    if (slot < 0)
-      return err(c, NRT_ETYPE, kw->loc, "%s() got an unexpected keyword argument '%s'", f->name,
-                 kw->name);
-    if (cargs[slot])
-      return err(c, NRT_ETYPE, kw->loc, "%s() got multiple values for argument '%s'", f->name,
-                 kw->name);
-    cargs[slot] = kw->value;
-  }
-  int missing = 0;
-  const char *first_missing = NULL;
+  /* CPython's TypeErrors (as compile errors), in its order: keywords, then counts. */
+  if (udf_bind_call_args(c->dc, e, f, cargs)) return UNKNOWN;
   for (int i = 0; i < np; i++) {
     if (cargs[i]) continue;
-    udf_expr *d = f->defaults ? f->defaults[i] : NULL;
-    if (!d) {
-      if (!missing) first_missing = f->params[i]->name;
-      missing++;
+    if (i >= np - f->ncaptures) { /* a closure's hidden argument: the caller's variable */
+      cargs[i] = udf_capture_arg(c->a, f->params[i], e->loc);
+      if (!cargs[i]) return oom(c);
+      int nscope = c->nscope; /* a function variable, never a comprehension's */
+      c->nscope = 0;
+      udf_type t = check_expr(c, &cargs[i]);
+      c->nscope = nscope;
+      if (t == UNKNOWN) return UNKNOWN;
       continue;
     }
+    udf_expr *d = f->defaults[i]; /* bound: a parameter without one is never left out */
     if (!is_literal(d))
       return err(c, NRT_EUNSUPPORTED, d->loc,
                  "unsupported: a default value that is not a literal");
     if (check_expr(c, &f->defaults[i]) == UNKNOWN) return UNKNOWN;
     cargs[i] = f->defaults[i];
   }
-  if (missing)
-    return err(c, NRT_ETYPE, e->loc, "%s() missing %d required positional argument%s: '%s'%s",
-               f->name, missing, missing == 1 ? "" : "s", first_missing,
-               missing > 1 ? " and more" : "");
   udf_type *types = udf_arena_alloc(c->a, (size_t)(np ? np : 1) * sizeof *types);
   if (!types) return oom(c);
   for (int i = 0; i < np; i++) {
@@ -1529,10 +1674,45 @@ static udf_type check_user_call(ck *c, udf_expr *e, udf_func *f) {
     types[i] = cargs[i]->type;
     if (!storable(types[i])) return store_error(c, cargs[i]->loc, types[i]);
   }
+  ck *anc = NULL;
+  for (ck *p = c; p && !f->checked && !anc; p = p->parent)
+    if (p->fn == f) anc = p;
+  if (anc) { /* a recursive call: the types f is being checked with */
+    for (ck *p = c; p != anc->parent; p = p->parent) p->fn->recursive = true;
+    for (int i = 0; i < np; i++) {
+      udf_type pt = f->params[i]->type;
+      if (types[i] == pt || (nullable(pt) && assignable(types[i], pt))) continue;
+      if (types[i] == UDF_TY_BOOL && pt == UDF_TY_INT) {
+        cast_to(c, &cargs[i], UDF_TY_INT);
+        continue;
+      }
+      return err(c, NRT_ETYPE, cargs[i]->loc,
+                 "argument '%s' of %s() is %s here but %s at its first call (a parameter keeps "
+                 "one type)",
+                 f->params[i]->name, f->name, tn(types[i]), tn(pt));
+    }
+    anc->guess_used = true;
+    if (anc->guess == UNKNOWN) {
+      if (!c->final) return UNKNOWN;
+      return err(c, NRT_EUNSUPPORTED, e->loc,
+                 "unsupported: recursive call to '%s' before its result type is known (return "
+                 "a value in a base case first)",
+                 f->name);
+    }
+    if (c->final) {
+      if (anc->final_guess != UNKNOWN && anc->final_guess != anc->guess)
+        return err(c, NRT_EUNSUPPORTED, e->loc,
+                   "unsupported: the result type of recursive function '%s' changes (%s, %s)",
+                   f->name, tn(anc->final_guess), tn(anc->guess));
+      anc->final_guess = anc->guess;
+    }
+    e->u.call.ckind = UDF_CALL_FUNC;
+    e->u.call.callee = f;
+    e->u.call.cargs = cargs;
+    e->u.call.ncargs = np;
+    return e->type = anc->guess;
+  }
   if (!f->checked) {
-    for (ck *p = c; p; p = p->parent)
-      if (p->fn == f)
-        return err(c, NRT_EUNSUPPORTED, e->loc, "unsupported: recursive call to '%s'", f->name);
     if (!c->final) { /* checked after the inference passes, with settled argument types */
       for (int i = 0; i < c->npending; i++)
         if (c->pending[i] == f) return UNKNOWN;
@@ -1653,8 +1833,20 @@ static udf_type check_call(ck *c, udf_expr *e) {
     if (t == UNKNOWN) return UNKNOWN;
     return err(c, NRT_ETYPE, fx->loc, "'%s' object is not callable", none_name(t));
   }
-  for (int i = 0; i < c->m->nfuncs; i++)
-    if (strcmp(c->m->funcs[i]->name, id) == 0) return check_user_call(c, e, c->m->funcs[i]);
+  bool keyed = strcmp(id, "sorted") == 0 || strcmp(id, "sum") == 0 ||
+               ((strcmp(id, "min") == 0 || strcmp(id, "max") == 0) &&
+                (e->u.call.nkeywords || e->u.call.nargs == 1));
+  if (!keyed && mlist_lambda_elsewhere(c, e) == UNKNOWN) return UNKNOWN;
+  udf_func *callee = udf_resolve_func(c->m, c->fn, id);
+  if (callee && callee->parent == c->fn &&
+      (e->loc.line < callee->loc.line ||
+       (e->loc.line == callee->loc.line && e->loc.col < callee->loc.col)))
+    return err(c, NRT_EUNSUPPORTED, fx->loc,
+               "unsupported: calling '%s' above its definition (in Python an "
+               "UnboundLocalError until the definition has run)",
+               id);
+  if (callee) return check_user_call(c, e, callee);
+  if (keyed) return check_keyed_builtin(c, e, id);
   if (strcmp(id, "repr") == 0 || strcmp(id, "ascii") == 0 || strcmp(id, "format") == 0)
     return check_repr(c, e, id);
   udf_type dt;
@@ -1664,6 +1856,7 @@ static udf_type check_call(ck *c, udf_expr *e) {
   for (int i = 0; builtins[i]; i++)
     if (strcmp(builtins[i], id) == 0) return check_builtin(c, e, id);
   if (strncmp(id, "math.", 5) == 0) return check_builtin(c, e, id); /* imports.h */
+  if (strncmp(id, "re.", 3) == 0) return check_re(c, e, id + 3);
   if (strcmp(id, "enumerate") == 0 || strcmp(id, "zip") == 0 || strcmp(id, "reversed") == 0)
     return err(c, NRT_EUNSUPPORTED, fx->loc,
                "unsupported: %s() outside the iterable of a for loop or comprehension", id);
@@ -1768,10 +1961,16 @@ static udf_type check_expr(ck *c, udf_expr **ep) {
   case UDF_E_NAME: {
     int k = module_const_index(c, e->u.name.id);
     if (k >= 0 && !dict_target_var(c, e) && !e->u.name.var) return check_module_const(c, ep, k);
+    if (is_module_const(c, e->u.name.id)) { /* a module-level constant: a copy of its value */
+      udf_expr *copy = udf_const_copy(c->a, udf_const_find(c->m, e->u.name.id)->value, e->loc);
+      if (!copy) return oom(c);
+      *ep = copy;
+      return check_expr(c, ep);
+    }
     udf_type t = check_name(c, e);
     udf_var *v = e->u.name.var;
     if (t != UNKNOWN && nullable(t) && v && is_narrowed(c, v)) {
-      t = base(t);
+      t = strip(t);
       if (c->final)
         cast_to(c, ep, t); /* a UDF_E_CAST from T | None to T */
       else
@@ -1823,8 +2022,15 @@ static udf_type check_cond(ck *c, udf_expr **ep) {
   if (stop(c)) return UNKNOWN;
   if (e->kind == UDF_E_BOOLOP) {
     bool unknown = false;
-    for (int i = 0; i < e->u.boolop.n; i++)
+    int saved = c->nnarrowed;
+    for (int i = 0; i < e->u.boolop.n; i++) {
       if (check_cond(c, &e->u.boolop.values[i]) == UNKNOWN) unknown = true;
+      /* `m and m.group()`, `m is None or m.end()`: not None in the operands after the test */
+      bool is_none = false;
+      udf_var *nv = none_test(e->u.boolop.values[i], &is_none);
+      if (nv && is_none == (e->u.boolop.op == UDF_BOOL_OR)) narrow(c, nv);
+    }
+    c->nnarrowed = saved;
     if (unknown) return UNKNOWN;
     return e->type = UDF_TY_BOOL;
   }
@@ -1851,11 +2057,29 @@ static void check_block(ck *c, udf_block *b);
 
 /* `x is None` / `x is not None` on a nullable variable x: returns x. */
 static udf_var *none_test(const udf_expr *t, bool *is_none) {
+  /* `if m and ...:`: m is not None in the body. */
+  if (t->kind == UDF_E_BOOLOP && t->u.boolop.op == UDF_BOOL_AND)
+    for (int i = 0; i < t->u.boolop.n; i++) {
+      udf_var *v = none_test(t->u.boolop.values[i], is_none);
+      if (v && !*is_none) return v;
+    }
+  /* `if m:` / `if not m:` on a match that may be None: a match object is always true;
+   * `if (m := re.search(...)):` too. */
+  bool negated = t->kind == UDF_E_UNARY && t->u.unary.op == UDF_UOP_NOT;
+  const udf_expr *m = negated ? t->u.unary.operand : t;
+  if (m->kind == UDF_E_TRUTH) m = m->u.truth.operand;
+  if (m->kind == UDF_E_NAMED) m = m->u.named.target;
+  if (m->kind == UDF_E_NAME && m->u.name.var && nullable(m->u.name.var->type) &&
+      base(m->u.name.var->type) == UDF_TY_MATCH) {
+    *is_none = negated;
+    return m->u.name.var;
+  }
   if (t->kind != UDF_E_COMPARE || t->u.compare.n != 1) return NULL;
   udf_cmpop op = t->u.compare.ops[0];
   if (op != UDF_CMP_IS && op != UDF_CMP_IS_NOT) return NULL;
   const udf_expr *l = t->u.compare.operands[0], *r = t->u.compare.operands[1];
   const udf_expr *name = l->kind == UDF_E_NONE ? r : r->kind == UDF_E_NONE ? l : NULL;
+  if (name && name->kind == UDF_E_NAMED) name = name->u.named.target; /* (x := ...) is None */
   if (!name || name->kind != UDF_E_NAME || !name->u.name.var) return NULL;
   if (!nullable(name->u.name.var->type)) return NULL;
   *is_none = op == UDF_CMP_IS;
@@ -1925,6 +2149,9 @@ static void kill_assigned(ck *c, const udf_block *b) {
 }
 
 static udf_type return_join(ck *c, udf_type r, udf_loc loc) {
+  if (base(r) == UDF_TY_MATCH)
+    return err(c, NRT_EUNSUPPORTED, loc,
+               "unsupported: returning a re.Match object (return m.group(), m.start(), ...)");
   udf_type old = c->ret;
   if (base(r) == UDF_TY_DICT || base(r) == UDF_TY_SET)
     return err(c, NRT_EUNSUPPORTED, loc, "unsupported: returning a %s (a UDF returns str, int, "
@@ -1938,7 +2165,7 @@ static udf_type return_join(ck *c, udf_type r, udf_loc loc) {
   if (old == r) nt = old;
   else if (r == UDF_TY_NONE && base(old) != UDF_TY_NONE) nt = old | UDF_TY_NULLABLE;
   else if (old == UDF_TY_NONE && base(r) != UDF_TY_NONE) nt = r | UDF_TY_NULLABLE;
-  else if (base(old) == base(r)) nt = old | r;
+  else if (strip(old) == strip(r)) nt = old | r;
   else
     return err(c, NRT_EUNSUPPORTED, loc,
                "unsupported: function '%s' returns %s (line %d) and %s here; a function "
@@ -1951,6 +2178,7 @@ static udf_type return_join(ck *c, udf_type r, udf_loc loc) {
 static void check_assign(ck *c, udf_stmt *s) {
   udf_type vt = check_expr(c, &s->u.assign.value);
   udf_expr *v = s->u.assign.value;
+  vt = mlist_empty_assigned(c, s, vt);
   if (vt != UNKNOWN && !not_generator(c, v, "storing")) return;
   for (int k = 0; k < s->u.assign.ntargets && !stop(c); k++) {
     udf_expr *t = s->u.assign.targets[k];
@@ -2093,6 +2321,36 @@ static void check_raise(ck *c, udf_stmt *s) {
   s->u.raise.msg = e->u.call.args[0];
 }
 
+/* xs[i] = v and del xs[i] are parsed as item statements, which types_dict.inc checks for
+ * dicts; on a list they become the list's __setitem__ / __delitem__ call, as types_mlist.inc
+ * types them (v is evaluated first there, as in Python). Returns true when s was rewritten. */
+static bool list_item_stmt(ck *c, udf_stmt *s) {
+  udf_expr *t = s->u.setitem.target;
+  udf_type lt = check_expr(c, &t->u.subscript.value);
+  if (lt != UDF_TY_LIST_STR && base(lt) != UDF_TY_LIST) return false;
+  udf_expr *attr = udf_arena_alloc(c->a, sizeof *attr);
+  udf_expr *call = udf_arena_alloc(c->a, sizeof *call);
+  udf_expr **args = udf_arena_alloc(c->a, 2 * sizeof *args);
+  if (!attr || !call || !args) {
+    oom(c);
+    return false;
+  }
+  attr->kind = UDF_E_ATTRIBUTE;
+  attr->loc = t->loc;
+  attr->u.attribute.value = t->u.subscript.value;
+  attr->u.attribute.attr = s->u.setitem.value ? "__setitem__" : "__delitem__";
+  call->kind = UDF_E_CALL;
+  call->loc = t->loc;
+  call->u.call.func = attr;
+  args[0] = t->u.subscript.index;
+  args[1] = s->u.setitem.value;
+  call->u.call.args = args;
+  call->u.call.nargs = s->u.setitem.value ? 2 : 1;
+  s->kind = UDF_S_EXPR;
+  s->u.expr = call;
+  return true;
+}
+
 static void check_stmt(ck *c, udf_stmt *s) {
   switch (s->kind) {
   case UDF_S_EXPR: check_expr(c, &s->u.expr); break;
@@ -2125,9 +2383,11 @@ static void check_stmt(ck *c, udf_stmt *s) {
     udf_var *nv = none_test(s->u.if_.test, &is_none);
     int saved = c->nnarrowed;
     if (nv && !is_none) narrow(c, nv);
+    narrow_when(c, s->u.if_.test, true);
     check_block(c, &s->u.if_.body);
     c->nnarrowed = saved;
     if (nv && is_none) narrow(c, nv);
+    narrow_when(c, s->u.if_.test, false);
     check_block(c, &s->u.if_.orelse);
     c->nnarrowed = saved;
     if (nv && ((is_none && block_exits(&s->u.if_.body)) ||
@@ -2135,12 +2395,21 @@ static void check_stmt(ck *c, udf_stmt *s) {
       narrow(c, nv); /* for the rest of the enclosing block */
     break;
   }
-  case UDF_S_WHILE:
+  case UDF_S_WHILE: {
     kill_assigned(c, &s->u.while_.body);
     check_cond(c, &s->u.while_.test);
+    /* `while m:` / `while (m := re.search(...)) is not None:`: not None in the body (until
+     * assigned there) */
+    bool is_none = false;
+    udf_var *nv = none_test(s->u.while_.test, &is_none);
+    int saved = c->nnarrowed;
+    if (nv && !is_none) narrow(c, nv);
+    narrow_when(c, s->u.while_.test, true);
     check_block(c, &s->u.while_.body);
+    c->nnarrowed = saved;
     check_block(c, &s->u.while_.orelse);
     break;
+  }
   case UDF_S_FOR: {
     udf_type it = check_iterable(c, &s->u.for_.iter);
     kill_assigned(c, &s->u.for_.body);
@@ -2174,7 +2443,12 @@ static void check_stmt(ck *c, udf_stmt *s) {
   case UDF_S_TRY: check_try(c, s); break;
   case UDF_S_RAISE: check_raise(c, s); break;
   case UDF_S_SETITEM:
-  case UDF_S_DELITEM: check_setitem(c, s); break;
+  case UDF_S_DELITEM:
+    if (list_item_stmt(c, s))
+      check_stmt(c, s); /* now the list's method call */
+    else
+      check_setitem(c, s);
+    break;
   case UDF_S_BREAK:
   case UDF_S_CONTINUE:
   case UDF_S_PASS: break;
@@ -2202,7 +2476,7 @@ static int check_function(ck *parent, udf_func *fn, const udf_type *ptypes) {
   }
   collect_block(&c, &fn->body);
   if (stop(&c)) return c.dc->code;
-  for (int round = 0; round <= c.m->nfuncs; round++) {
+  for (int round = 0; round <= 2 * c.m->nfuncs + 8; round++) {
     int max_passes = 2 * fn->nlocals + 4;
     for (int pass = 0; pass < max_passes; pass++) {
       c.changed = false;
@@ -2214,11 +2488,14 @@ static int check_function(ck *parent, udf_func *fn, const udf_type *ptypes) {
       if (stop(&c)) return c.dc->code;
       if (!c.changed) break;
     }
-    if (c.npending == 0) break;
+    bool guess_moved = c.ret != UNKNOWN && c.ret != c.guess;
+    if (guess_moved) c.guess = c.ret;
+    if (c.npending == 0 && !(guess_moved && c.guess_used)) break;
     for (int i = 0; i < c.npending; i++)
       if (!c.pending[i]->checked && check_function(&c, c.pending[i], c.pending_types[i]))
         return c.dc->code;
   }
+  mlist_settle(fn);
   c.final = true;
   c.ret = UNKNOWN;
   c.nscope = 0;
@@ -2229,6 +2506,11 @@ static int check_function(ck *parent, udf_func *fn, const udf_type *ptypes) {
   if (fn->falls_off_end) return_join(&c, UDF_TY_NONE, fn->loc);
   if (stop(&c)) return c.dc->code;
   fn->result = c.ret == UNKNOWN ? UDF_TY_NONE : c.ret;
+  if (c.final_guess != UNKNOWN && c.final_guess != fn->result)
+    return err(&c, NRT_EUNSUPPORTED, fn->loc,
+               "unsupported: recursive function '%s' returns %s, but its recursive calls were "
+               "typed %s",
+               fn->name, tn(fn->result), tn(c.final_guess));
   fn->checked = true;
   return NRT_OK;
 }
@@ -2239,7 +2521,7 @@ int udf_check_module(udf_diagctx *dc, udf_arena *a, udf_module *m, const char *e
   udf_loc top = {1, 1};
   if (entry) {
     for (int i = 0; i < m->nfuncs; i++)
-      if (strcmp(m->funcs[i]->name, entry) == 0) f = m->funcs[i];
+      if (!m->funcs[i]->parent && strcmp(m->funcs[i]->name, entry) == 0) f = m->funcs[i];
     if (!f) return udf_diag_error(dc, NRT_EINVAL, top, "no function named '%s' in the UDF", entry);
   } else {
     f = m->funcs[m->nfuncs - 1];
@@ -2258,6 +2540,7 @@ int udf_check_module(udf_diagctx *dc, udf_arena *a, udf_module *m, const char *e
                             i + 1);
   }
   if (!dict_prepass(a, m)) return udf_diag_error(dc, NRT_ENOMEM, top, "out of memory");
+  if (udf_funcs_capture(dc, a, m)) return dc->code;
   ck root;
   memset(&root, 0, sizeof root);
   root.dc = dc;

@@ -55,7 +55,8 @@ int udf_front_compile(const char *src, size_t len, const char *file, const char 
     rc = udf_diag_error(&dc, NRT_ENOMEM, (udf_loc){0, 0}, "out of memory");
   if (rc != NRT_OK) {
     if (dc.code == 0) udf_diag_error(&dc, rc, (udf_loc){0, 0}, "internal error");
-    udf_arena_destroy(a);
+    if (m) udf_module_free(m); /* its patterns too */
+    else udf_arena_destroy(a);
     udf_diag_finish(&dc, diag, err);
     return dc.code;
   }

@@ -14,6 +14,7 @@
 #include "udf/codegen_refops.h"
 #include "udf/front.h"
 #include "udf/jit.h"
+#include "udf/re_compile.h"
 #include "udf/runtime.h"
 #include "udf/runtime_dict.h"
 
@@ -26,6 +27,7 @@ struct nrt_udf {
   bool names_exceptions; /* some `except ... as e` reads error messages */
   void **consts;         /* the constant dict/set displays the code points at */
   int nconsts;
+  struct udf_re_set *res; /* the patterns its code refers to (re_compile.h) */
   struct nrt_udf_compile_info info;
 };
 
@@ -207,6 +209,8 @@ int nrt_udf_compile(const char *src, size_t len, const struct nrt_udf_options *o
     rc = udf_dict_consts_build(mod, &u->consts, err);
     if (!rc)
       rc = build(u, mod, o, err);
+    u->res = mod->res; /* the code refers to them: they live as long as it */
+    mod->res = NULL;
     udf_module_free(mod);
   }
   if (rc) {
@@ -223,6 +227,7 @@ void nrt_udf_free(nrt_udf *udf) {
     return;
   nrt_udf_jit_free(udf->jit);
   udf_dict_consts_free(udf->consts, udf->nconsts);
+  udf_re_set_free(udf->res);
   nrt_free(udf, sizeof *udf);
 }
 

@@ -7,6 +7,7 @@
 
 #include "nrt/unicode.h"
 #include "unicode/uc_lookup.h"
+#include "unicode/utf8_simd.h"
 
 /* Eight bytes at p as one word (memcpy: no alignment or aliasing assumption). */
 static inline uint64_t load64(const unsigned char *p) {
@@ -68,8 +69,14 @@ bad:
   return 0;
 }
 
+/* From this many bytes on, the SIMD validator answers first (its dispatch costs more than a
+ * short string's walk); only an invalid buffer is walked below, for the error's place. */
+#define SIMD_MIN_BYTES 64
+
 NRT_API int nrt_utf8_validate(const char *s, size_t len, size_t *error_offset,
                               struct nrt_error *err) {
+  if (len >= SIMD_MIN_BYTES && nrt_utf8_valid_simd(s, len))
+    return NRT_OK;
   const unsigned char *p = (const unsigned char *)s;
   size_t i = 0;
   while (i < len) {

@@ -8,6 +8,7 @@
 #include "nrt/str.h"
 #include "support/check.h"
 
+#include <pthread.h>
 #include <sys/mman.h>
 
 static const enum nrt_col_type string_types[3] = {NRT_COL_UTF8, NRT_COL_LARGE_UTF8,
@@ -292,6 +293,67 @@ static void test_concat(void) {
   CHECK_NO_LEAK(before);
 }
 
+/* A runner of nrt_col_concat_run's tasks on two threads, each taking every other task from
+ * the last one down: an order unlike the sequential one, and copies that run at once. */
+struct two_threads {
+  int64_t n;
+  nrt_col_task_fn task;
+  void *task_arg;
+  int64_t parity;
+  int *ran;
+};
+
+static void *run_every_other(void *arg) {
+  struct two_threads *t = arg;
+  for (int64_t k = t->n - 1; k >= 0; k--)
+    if (k % 2 == t->parity)
+      t->task(t->task_arg, k);
+  return NULL;
+}
+
+static void run_on_two_threads(void *ran, int64_t n, nrt_col_task_fn task, void *task_arg) {
+  struct two_threads t[2] = {{n, task, task_arg, 0, ran}, {n, task, task_arg, 1, ran}};
+  pthread_t th;
+  CHECK_EQ_INT(pthread_create(&th, NULL, run_every_other, &t[1]), 0);
+  run_every_other(&t[0]);
+  pthread_join(th, NULL);
+  ++*(int *)ran;
+}
+
+static void test_concat_run(void) {
+  struct check_live before = check_live_now();
+  nrt_column *parts[7];
+  for (int k = 0; k < 7; k++) /* every layout, nulls in most, one empty part */
+    parts[k] = gen_column(string_types[k % 3], k == 4 ? 0 : 50 + k * 41, 23 + k, k != 1);
+  for (int to = 0; to < 3; to++) {
+    nrt_column *want, *got;
+    int ran = 0;
+    CHECK_EQ_INT(nrt_col_concat(parts, 7, string_types[to], &want, NULL), NRT_OK);
+    CHECK_EQ_INT(nrt_col_concat_run(parts, 7, string_types[to], run_on_two_threads, &ran, &got,
+                                    NULL), NRT_OK);
+    CHECK_EQ_INT(ran, 1);
+    CHECK_EQ_INT(nrt_col_validate(got, NULL), NRT_OK);
+    CHECK(nrt_col_equal(got, want));
+    nrt_col_release(want);
+    nrt_col_release(got);
+  }
+  /* Fixed-width targets ignore the runner. */
+  nrt_col_builder *b;
+  CHECK_EQ_INT(nrt_col_builder_new(NRT_COL_INT64, 0, &b, NULL), NRT_OK);
+  for (int i = 0; i < 77; i++)
+    nrt_col_builder_append_int64(b, i * 5);
+  nrt_column *nums, *got;
+  CHECK_EQ_INT(nrt_col_builder_finish(b, &nums, NULL), NRT_OK);
+  CHECK_EQ_INT(nrt_col_concat_run(&nums, 1, NRT_COL_INT64, run_on_two_threads, NULL, &got, NULL),
+               NRT_OK);
+  CHECK(nrt_col_equal(got, nums));
+  nrt_col_release(got);
+  nrt_col_release(nums);
+  for (int k = 0; k < 7; k++)
+    nrt_col_release(parts[k]);
+  CHECK_NO_LEAK(before);
+}
+
 /* ------------------------------------------------------------ failure injection */
 
 struct build_ctx {
@@ -398,6 +460,7 @@ int main(void) {
   test_view_windows();
   test_validate_sizes();
   test_concat();
+  test_concat_run();
   test_failure_injection();
   struct nrt_stats s;
   nrt_stats_get(&s);

@@ -297,6 +297,16 @@ def case():
         kind = rng.choice(["removeprefix", "removesuffix"])
         emit(kind, [hx(s), hx(affix)], lambda: hx(getattr(s, kind)(affix)))
 
+# Text that is no literal at its first byte (the quick rejection of failing rows) next to
+# text that only looks like it: empty, blanks, signs, underscores, separators, Unicode
+# spaces and digits after ASCII ones.
+for s in ["", "  ", "+", "-", " - ", "+-5", "_5", "x", " x1", "\x1c5", "5\x1c", "\t\n7 ",
+          "-\u0665", " \u3000 5", "\u00a012", "word", "٣٤", "0x1f", "1_000", "ab1"]:
+    for base in (10, 0, 16):
+        def f(s=s, base=base):
+            return str(int(s, base))
+        emit("int", [hx(s), str(base)], f)
+
 for _ in range(count):
     case()
 out.flush()

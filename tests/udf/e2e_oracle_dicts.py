@@ -333,6 +333,27 @@ case("""def f(s):
         str('a' in d.keys()) + str(len(d.keys())) + ''.join([k for k in d.keys()]) + \\
         ''.join(list(d.values()))
 """, rows=ROWS, name="d.keys() and d.values() as lists (join, len, in), list(d)")
+case("""def f(s):
+    words = s.split()
+    index = {}
+    for i, w in enumerate(words):
+        words[i] = w.upper()
+        index[w] = i
+    if words:
+        del words[0]
+    if 'a' in index:
+        del index['a']
+    return ' '.join(words) + '|' + ','.join([k + str(v) for k, v in index.items()])
+""", rows=ROWS, name="item assignment and del on a list and on a dict in one function")
+
+case("""def f(s):
+    groups = {'': ['']}
+    for w in s.split():
+        if w[:1] not in groups:
+            groups[w[:1]] = []
+        groups[w[:1]].append(w)
+    return ';'.join([k + ':' + ','.join(v) for k, v in groups.items()])
+""", rows=ROWS, name="a dict of lists: the list in the dict grows by append")
 
 if __name__ == "__main__":
     sys.exit(o.main())

@@ -56,7 +56,7 @@ static const bad cases[] = {
     {"def f(s):\n    for a, b, c in zip(s, s):\n        pass\n    return s\n", UNS, 2, 9,
      "unsupported: unpacking 2 items into 3 names (ValueError: not enough values to unpack (expected 3, got 2))"},
     {"def f(s):\n    for a, s[0] in zip(s, s):\n        pass\n    return s\n", UNS, 2, 12,
-     "unsupported: assignment to a subscript (lists and strings are immutable here)"},
+     "unsupported: assignment to a subscript here (only xs[i] = value)"},
     {"def f(s):\n    return [x for x, in enumerate(s)]\n", UNS, 2, 19,
      "unsupported: unpacking 2 items into 1 name (ValueError: too many values to unpack (expected 1))"},
     {"def f(s):\n    n := len(s)\n    return s\n", SYN, 2, 7,

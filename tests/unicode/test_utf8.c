@@ -1,6 +1,7 @@
 /* UTF-8 codec: every class of invalid sequence with its exact byte offset and Python's
  * message, and round trips of decode / encode / decode_last / count / offset. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "nrt/unicode.h"
 #include "support/check.h"
@@ -193,10 +194,66 @@ static void test_random_strings(void) {
   }
 }
 
+/* Buffers of 64 bytes and more go through the SIMD validator first: every class of invalid
+ * sequence, at every character boundary of a long valid buffer (and in its last bytes),
+ * must still be found, at its own offset. */
+static void test_long_buffers(void) {
+  static const char *const bad[] = {
+      "\x80",             /* a lone continuation byte */
+      "\xFF",             /* never a UTF-8 byte */
+      "\xC0\x80",         /* overlong NUL */
+      "\xE0\x80\x80",     /* overlong three-byte form */
+      "\xED\xA0\x80",     /* a surrogate */
+      "\xF4\x90\x80\x80", /* above U+10FFFF */
+      "\xE2\x82",         /* cut short before an ASCII byte */
+  };
+  unsigned seed = 7;
+  int rounds = getenv("NRT_UNDER_VALGRIND") ? 4 : 40;
+  for (int r = 0; r < rounds; r++) {
+    char buf[512];
+    size_t len = 0, starts[200], ncp = 0;
+    size_t want_len = 64 + (size_t)r * 11;
+    while (len + 4 < want_len && ncp < 200) {
+      seed = seed * 1103515245u + 12345u;
+      unsigned v = seed >> 8;
+      uint32_t cp = (r % 4 == 0 || v % 3 == 0) ? v % 0x80 /* ASCII-heavy and mixed buffers */
+                  : v % 3 == 1                ? 0x80 + v % 0x780
+                                              : 0x10000 + v % 0x100000;
+      starts[ncp++] = len;
+      len += nrt_utf8_encode(cp, buf + len);
+    }
+    CHECK_EQ_INT(nrt_utf8_validate(buf, len, NULL, NULL), NRT_OK);
+    for (size_t c = 0; c < ncp; c++) {
+      for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++) {
+        size_t n = strlen(bad[b]);
+        if (starts[c] + n + 1 > len)
+          continue;
+        char copy[512];
+        memcpy(copy, buf, len);
+        memcpy(copy + starts[c], bad[b], n);
+        copy[starts[c] + n] = 'a'; /* the cut-short sequence ends at an ASCII byte */
+        size_t at = 0;
+        CHECK_EQ_INT(nrt_utf8_validate(copy, len, &at, NULL), NRT_EILSEQ);
+        if (at != starts[c])
+          check_failf(__FILE__, __LINE__, "round %d: %zu-byte error at %zu found at %zu", r, n,
+                      starts[c], at);
+      }
+    }
+    /* A multi-byte character cut by the end of the buffer. */
+    size_t last = starts[ncp - 1];
+    if (len - last > 1) {
+      size_t at = 0;
+      CHECK_EQ_INT(nrt_utf8_validate(buf, len - 1, &at, NULL), NRT_EILSEQ);
+      CHECK_EQ_INT(at, last);
+    }
+  }
+}
+
 int main(void) {
   test_invalid_classes();
   test_valid();
   test_round_trip_all();
   test_random_strings();
+  test_long_buffers();
   return check_finish("test_unicode_utf8");
 }
