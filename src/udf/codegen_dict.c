@@ -29,7 +29,8 @@ static LLVMValueRef to_slot(cg *c, cg_val v) {
   case UDF_TY_INT: return cg_str_make(c, cg_null(c), cg_null(c), v.v);
   case UDF_TY_FLOAT:
     return cg_str_make(c, cg_null(c), cg_null(c), LLVMBuildBitCast(c->b, v.v, c->i64, ""));
-  case UDF_TY_BOOL: return cg_str_make(c, cg_null(c), cg_null(c), LLVMBuildZExt(c->b, v.v, c->i64, ""));
+  case UDF_TY_BOOL:
+    return cg_str_make(c, cg_null(c), cg_null(c), LLVMBuildZExt(c->b, v.v, c->i64, ""));
   case UDF_TY_LIST_STR: return cg_str_make(c, v.v, cg_null(c), cg_i64(c, 0));
   default: return cg_str_make(c, cg_null(c), cg_null(c), cg_i64(c, 0)); /* a set's value */
   }
@@ -194,6 +195,29 @@ cg_val cg_dict_call(cg *c, const udf_expr *e) {
     cg_release(c, s);
     return r;
   }
+  if (op == UDF_DOP_KEYS_LIST || op == UDF_DOP_VALUES_LIST) {
+    cg_val d = cg_expr(c, e->u.call.receiver);
+    LLVMValueRef args[2] = {d.v, cg_i32(c, op == UDF_DOP_VALUES_LIST)};
+    cg_val r = cg_rt_list(c, "nrt_udf_rt_dict_list", "i:ppiq", args, 2, UDF_TY_LIST_STR);
+    cg_release(c, d);
+    return r;
+  }
+  if (op == UDF_DOP_COPY || op == UDF_DOP_CLEAR || op == UDF_DOP_UPDATE) {
+    cg_val d = cg_expr(c, e->u.call.receiver);
+    cg_val r = none;
+    if (op == UDF_DOP_COPY) {
+      r = cg_rt_list(c, "nrt_udf_rt_dict_copy", "i:ppq", &d.v, 1, e->type);
+    } else if (op == UDF_DOP_CLEAR) {
+      cg_call(c, "nrt_udf_rt_dict_clear", "v:p", &d.v, 1);
+    } else {
+      cg_val o = cg_expr(c, e->u.call.cargs[0]);
+      LLVMValueRef args[3] = {c->err, d.v, o.v};
+      cg_check(c, cg_call(c, "nrt_udf_rt_dict_update", "i:ppp", args, 3));
+      cg_release(c, o);
+    }
+    cg_release(c, d);
+    return r;
+  }
   if (op == UDF_DOP_KEYS || op == UDF_DOP_VALUES || op == UDF_DOP_ITEMS) {
     cg_fail(c, "d.keys(), d.values() and d.items() only as the iterable of a for loop");
     return none;
@@ -217,8 +241,8 @@ cg_val cg_dict_call(cg *c, const udf_expr *e) {
     const udf_expr *de = e->u.call.cargs[1];
     cg_val dv = de ? cg_expr(c, de) : none;
     LLVMValueRef out = cg_out_str(c);
-    LLVMValueRef args[5] = {c->err, d.v, slot_arg(c, k), de ? slot_arg(c, dv) : LLVMConstNull(c->strp),
-                            out};
+    LLVMValueRef dflt = de ? slot_arg(c, dv) : LLVMConstNull(c->strp);
+    LLVMValueRef args[5] = {c->err, d.v, slot_arg(c, k), dflt, out};
     cg_check(c, cg_call(c, "nrt_udf_rt_dict_pop", "i:ppsss", args, 5));
     r = (cg_val){from_slot(c, cg_load_str(c, out), vt), vt, false};
     cg_push_temp(c, &r); /* pop hands over the table's reference */
@@ -295,4 +319,10 @@ cg_val cg_dict_iter_value(cg *c, cg_iter *it, bool second) {
   udf_type t = value ? vt : kt;
   cg_val v = {from_slot(c, cg_load_str(c, value ? it->vslot : it->kslot), t), t, false};
   return v;
+}
+
+cg_val cg_dict_binop(cg *c, udf_binop op, cg_val l, cg_val r, udf_type type) {
+  int ch = op == UDF_OP_BITOR ? '|' : op == UDF_OP_BITAND ? '&' : op == UDF_OP_SUB ? '-' : '^';
+  LLVMValueRef args[3] = {l.v, r.v, cg_i32(c, ch)};
+  return cg_rt_list(c, "nrt_udf_rt_set_binop", "i:pppiq", args, 3, type);
 }

@@ -117,6 +117,8 @@ static LLVMValueRef float_rt(cg *c, const char *fn, LLVMValueRef a, LLVMValueRef
 
 cg_val cg_binop_values(cg *c, udf_binop op, cg_val l, cg_val r, udf_type type);
 cg_val cg_binop_values(cg *c, udf_binop op, cg_val l, cg_val r, udf_type type) {
+  if (udf_type_base(type) == UDF_TY_DICT || udf_type_base(type) == UDF_TY_SET)
+    return cg_dict_binop(c, op, l, r, type);
   cg_val res = {NULL, udf_type_base(type), false};
   switch (udf_type_base(type)) {
   case UDF_TY_INT:

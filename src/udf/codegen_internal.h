@@ -306,6 +306,7 @@ LLVMValueRef cg_dict_mi(cg *c, LLVMValueRef d); /* the MemInfo refcounting acts 
 cg_val cg_dict_expr(cg *c, const udf_expr *e); /* displays and comprehensions */
 cg_val cg_dict_call(cg *c, const udf_expr *e); /* UDF_CALL_DICT */
 cg_val cg_dict_getitem(cg *c, const udf_expr *e);
+cg_val cg_dict_binop(cg *c, udf_binop op, cg_val l, cg_val r, udf_type type); /* | & - ^ */
 LLVMValueRef cg_dict_contains(cg *c, cg_val key, cg_val d);
 void cg_dict_setitem(cg *c, const udf_stmt *s); /* d[k] = v, del d[k] */
 /* Iteration over a dict (its keys) or d.keys()/values()/items(): false for other iterables. */

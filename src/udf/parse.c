@@ -1410,7 +1410,8 @@ static udf_stmt *parse_simple(parser *p) {
       advance(p);
       udf_expr *e = parse_star_expressions(p);
       if (!e) return NULL;
-      if (e->kind != UDF_E_SUBSCRIPT) return unsupported(p, loc, "del statements (only del xs[i] and del d[k])");
+      if (e->kind != UDF_E_SUBSCRIPT)
+        return unsupported(p, loc, "del statements (only del xs[i] and del d[k])");
       if (!end_simple(p)) return NULL;
       udf_stmt *s = new_stmt(p, UDF_S_DELITEM, loc);
       if (s) s->u.setitem.target = e;

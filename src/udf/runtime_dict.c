@@ -7,6 +7,7 @@
 #include "nrt/str_convert.h"
 
 #include "udf/ast.h"
+#include "udf/runtime.h"
 #include "udf/runtime_dict.h"
 
 /* A multiply-xor hash over 8-byte words, then a 64-bit finaliser so that the low bits used
@@ -364,4 +365,72 @@ void udf_dict_consts_free(void **built, int n) {
   if (!built) return;
   for (int i = 0; i < n; i++) nrt_udf_rt_dict_const_free(built[i]);
   nrt_free(built, (size_t)n * sizeof *built);
+}
+
+int32_t nrt_udf_rt_dict_update(struct nrt_error *err, nrt_udf_dict *d, const nrt_udf_dict *other) {
+  int rc = NRT_OK;
+  for (int64_t i = 0, n = other->nent; rc == NRT_OK && i < n; i++)
+    if (other->ent[i].live)
+      rc = nrt_udf_rt_dict_set(err, d, &other->ent[i].key, &other->ent[i].value);
+  return rc;
+}
+
+int32_t nrt_udf_rt_dict_copy(struct nrt_error *err, const nrt_udf_dict *d, nrt_udf_dict **out) {
+  int rc = nrt_udf_rt_dict_new(err, d->key_kind, d->value_kind, d->len, out);
+  if (rc == NRT_OK) rc = nrt_udf_rt_dict_update(err, *out, d);
+  if (rc && *out) {
+    nrt_mi_decref_local((*out)->owner);
+    *out = NULL;
+  }
+  return rc;
+}
+
+void nrt_udf_rt_dict_clear(nrt_udf_dict *d) {
+  for (int64_t i = 0; i < d->nent; i++)
+    if (d->ent[i].live) {
+      d->ent[i].live = false;
+      nrt_mi_decref_local(d->ent[i].key.mi);
+      nrt_mi_decref_local(d->ent[i].value.mi);
+    }
+  d->nent = 0;
+  d->len = 0;
+  if (d->index) memset(d->index, 0xff, (size_t)d->nindex * sizeof *d->index);
+}
+
+int32_t nrt_udf_rt_set_binop(struct nrt_error *err, const nrt_udf_dict *a, const nrt_udf_dict *b,
+                             int32_t op, nrt_udf_dict **out) {
+  /* op: '|' union (also a dict merge: b's values win), '&' intersection, '-' difference,
+   * '^' symmetric difference */
+  int rc = nrt_udf_rt_dict_new(err, a->key_kind ? a->key_kind : b->key_kind, a->value_kind,
+                               a->len, out);
+  for (int64_t i = 0; rc == NRT_OK && i < a->nent; i++) {
+    const nrt_udf_dict_entry *e = &a->ent[i];
+    if (!e->live) continue;
+    bool in_b = nrt_udf_rt_dict_find(b, &e->key, NULL);
+    if (op == '|' || (op == '&' && in_b) || ((op == '-' || op == '^') && !in_b))
+      rc = nrt_udf_rt_dict_set(err, *out, &e->key, &e->value);
+  }
+  for (int64_t i = 0; rc == NRT_OK && (op == '|' || op == '^') && i < b->nent; i++) {
+    const nrt_udf_dict_entry *e = &b->ent[i];
+    if (e->live && (op == '|' || !nrt_udf_rt_dict_find(a, &e->key, NULL)))
+      rc = nrt_udf_rt_dict_set(err, *out, &e->key, &e->value);
+  }
+  if (rc && *out) {
+    nrt_mi_decref_local((*out)->owner);
+    *out = NULL;
+  }
+  return rc;
+}
+
+int32_t nrt_udf_rt_dict_list(struct nrt_error *err, const nrt_udf_dict *d, int32_t values,
+                             nrt_meminfo **out) {
+  int rc = nrt_udf_rt_list_new(err, d->len, out);
+  for (int64_t i = 0; rc == NRT_OK && i < d->nent; i++)
+    if (d->ent[i].live)
+      rc = nrt_udf_rt_list_append(err, *out, values ? &d->ent[i].value : &d->ent[i].key);
+  if (rc && *out) {
+    nrt_mi_decref_local(*out);
+    *out = NULL;
+  }
+  return rc;
 }

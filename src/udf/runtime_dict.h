@@ -67,6 +67,17 @@ void nrt_udf_rt_dict_freeze(nrt_udf_dict *d);
 /* Releases a frozen constant (NULL is ignored). */
 void nrt_udf_rt_dict_const_free(nrt_udf_dict *d);
 
+/* d.update(other), d.copy() (a new dict), d.clear(). */
+int32_t nrt_udf_rt_dict_update(struct nrt_error *err, nrt_udf_dict *d, const nrt_udf_dict *other);
+int32_t nrt_udf_rt_dict_copy(struct nrt_error *err, const nrt_udf_dict *d, nrt_udf_dict **out);
+void nrt_udf_rt_dict_clear(nrt_udf_dict *d);
+/* a | b, a & b, a - b, a ^ b of sets (op the operator's character; '|' also merges dicts): a
+ * new set. */
+int32_t nrt_udf_rt_set_binop(struct nrt_error *err, const nrt_udf_dict *a, const nrt_udf_dict *b,
+                             int32_t op, nrt_udf_dict **out);
+/* list(d.keys()) / list(d.values()) of str items: a new list (a MemInfo of nrt_str_list). */
+int32_t nrt_udf_rt_dict_list(struct nrt_error *err, const nrt_udf_dict *d, int32_t values,
+                             nrt_meminfo **out);
 /* set(list): a new set of the list's strs. */
 int32_t nrt_udf_rt_set_of_list(struct nrt_error *err, nrt_meminfo *list, nrt_udf_dict **out);
 

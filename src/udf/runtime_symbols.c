@@ -36,6 +36,8 @@ static const struct nrt_udf_symbol common[] = {
     SYM(nrt_udf_rt_dict_new), SYM(nrt_udf_rt_dict_set), SYM(nrt_udf_rt_dict_find),
     SYM(nrt_udf_rt_dict_getitem), SYM(nrt_udf_rt_dict_pop), SYM(nrt_udf_rt_dict_setdefault),
     SYM(nrt_udf_rt_dict_len), SYM(nrt_udf_rt_dict_next), SYM(nrt_udf_rt_set_of_list),
+    SYM(nrt_udf_rt_dict_update), SYM(nrt_udf_rt_dict_copy), SYM(nrt_udf_rt_dict_clear),
+    SYM(nrt_udf_rt_set_binop), SYM(nrt_udf_rt_dict_list),
     /* mutable lists (runtime_mlist.c, runtime_sortkeys.c) */
     SYM(nrt_udf_rt_mlist_insert), SYM(nrt_udf_rt_mlist_extend), SYM(nrt_udf_rt_mlist_pop),
     SYM(nrt_udf_rt_mlist_remove), SYM(nrt_udf_rt_mlist_index), SYM(nrt_udf_rt_mlist_count),

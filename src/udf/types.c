@@ -48,6 +48,8 @@ typedef struct ck {
   int nexcept;            /* except clauses around the statement checked (for bare raise) */
   const udf_expr *exc_ok; /* the one use of an `as` name allowed here: str(e), f"{e}" */
   int comp_iter;          /* inside a comprehension's iterable (no := there) */
+  const udf_expr *iter_expr; /* the iterable of a for loop being checked (d.keys() there is
+                              * iterated in place, elsewhere it is a list) */
   /* Recursion: the result type assumed for recursive calls to fn, whether one used it, and
    * the guess the final passes' calls were given (it must be fn's final result). */
   udf_type guess;
@@ -348,7 +350,7 @@ static udf_type store_error(ck *c, udf_loc loc, udf_type t) {
   if (base(t) == UDF_TY_ITER)
     return err(c, NRT_EUNSUPPORTED, loc,
                "unsupported: d.keys(), d.values() or d.items() stored in a variable (use them "
-               "directly as the iterable of a for loop or comprehension)");
+               "directly, or list(d.keys()))");
   return err(c, NRT_EUNSUPPORTED, loc,
              "unsupported: a tuple of mixed types stored in a variable (only tuples of str)");
 }
@@ -393,6 +395,8 @@ static udf_type check_dict_subscript(ck *c, udf_expr *e, udf_type vt);
 static udf_type check_dict_method(ck *c, udf_expr *e, udf_expr *attr, udf_type rt);
 static bool check_dict_builtin(ck *c, udf_expr *e, const char *id, udf_type *t);
 static void dict_type_empty(ck *c, udf_expr *value, udf_type vt);
+static bool dict_binary(ck *c, udf_loc loc, udf_binop op, udf_expr **lp, udf_expr **rp,
+                        udf_type *t);
 
 /* A generator expression is materialised as a list, which is only Python's behaviour where
  * the generator is consumed once: as an iterable (for, comprehension, join, min/max, in). */
@@ -479,6 +483,8 @@ static udf_type binary_types(ck *c, udf_loc loc, udf_binop op, udf_expr **lp, ud
     return err(c, NRT_ETYPE, loc, "unsupported operand type(s) for %s: '%s' and '%s'",
                binop_text(op), (*lp)->kind == UDF_E_GENEXP ? "generator" : tn(lt),
                (*rp)->kind == UDF_E_GENEXP ? "generator" : tn(rt));
+  udf_type dt;
+  if (dict_binary(c, loc, op, lp, rp, &dt)) return dt;
   if (op >= UDF_OP_MATMUL)
     return err(c, NRT_EUNSUPPORTED, loc, "unsupported: operator '%s'", binop_text(op));
   if (is_num(lt) && is_num(rt)) {
@@ -590,7 +596,8 @@ static bool iterable_elem(ck *c, udf_expr *it, udf_type *elem) {
   }
   if (base(t) == UDF_TY_DICT) {
     *elem = udf_type_param1(t);
-    if (*elem == UNKNOWN) err(c, NRT_ETYPE, it->loc, "cannot infer the type of the keys of this dict");
+    if (*elem == UNKNOWN)
+      err(c, NRT_ETYPE, it->loc, "cannot infer the type of the keys of this dict");
     return *elem != UNKNOWN;
   }
   if (base(t) == UDF_TY_SET) {
@@ -616,6 +623,7 @@ static const char *none_name(udf_type t);
  * a def of the module has that name), or any expression. */
 static udf_type check_iterable(ck *c, udf_expr **ep) {
   udf_expr *e = *ep;
+  c->iter_expr = e;
   if (e->kind != UDF_E_CALL || e->u.call.func->kind != UDF_E_NAME) return check_expr(c, ep);
   const char *id = e->u.call.func->u.name.id;
   if (strcmp(id, "re.finditer") == 0) { /* imports.h: its matches (types_re.h) */
@@ -771,7 +779,8 @@ static bool bind_for_target(ck *c, udf_expr *it, udf_var *v, udf_expr *unpack, u
     loc = unpack->loc;
     unpack = NULL;
   }
-  if (it && it->kind == UDF_E_CALL && it->u.call.ckind == UDF_CALL_DICT && it->type == UDF_TY_ITER)
+  if (it && it->kind == UDF_E_CALL && it->u.call.ckind == UDF_CALL_DICT &&
+      it->type == UDF_TY_ITER)
     return bind_dict_target(c, it, v, unpack, loc, comp);
   bool iter = it && it->type == UDF_TY_ITER && it->u.call.builtin != UDF_BI_REVERSED;
   if (it && unpack && !iter && str_items_into_names(it, unpack)) {
@@ -2356,6 +2365,12 @@ static void check_stmt(ck *c, udf_stmt *s) {
     udf_expr *tcopy = t;
     if (!need_value(c, t, "augmented assignment to")) break;
     if (!need_value(c, s->u.augassign.value, "augmented assignment with")) break;
+    if (dict_kind(lt)) { /* Python changes the set in place, seen through every alias */
+      err(c, NRT_EUNSUPPORTED, s->loc, "unsupported: '%s=' on a %s (write %s = %s %s ...)",
+          binop_text(s->u.augassign.op), tn(lt), t->u.name.id, t->u.name.id,
+          binop_text(s->u.augassign.op));
+      break;
+    }
     udf_type r = binary_types(c, s->loc, s->u.augassign.op, &tcopy, &s->u.augassign.value);
     if (r == UNKNOWN) break;
     if (tcopy != t || r != lt)

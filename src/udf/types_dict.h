@@ -15,7 +15,13 @@ typedef enum udf_dict_op {
   UDF_DOP_REMOVE,     /* s.remove(x): KeyError */
   UDF_DOP_LEN,        /* len(d): cargs[0] */
   UDF_DOP_NEW,        /* dict() / set(): empty */
-  UDF_DOP_SET_OF      /* set(iterable of str): cargs[0] */
+  UDF_DOP_SET_OF,     /* set(iterable of str): cargs[0] */
+  UDF_DOP_COPY,       /* d.copy() / s.copy() */
+  UDF_DOP_CLEAR,      /* d.clear() / s.clear() */
+  UDF_DOP_UPDATE,     /* d.update(other dict of the same type) */
+  UDF_DOP_KEYS_LIST,  /* d.keys() / list(d) / d.values() outside a for loop's iterable: a list of
+                       * str (the keys or values must be str) */
+  UDF_DOP_VALUES_LIST
 } udf_dict_op;
 
 #endif

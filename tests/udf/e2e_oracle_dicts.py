@@ -293,6 +293,47 @@ case("""def f(s):
 """, rows=ROWS, name="a string grown in place stored as key and value: the dict keeps its own")
 
 case("""def f(s):
+    a = set(s)
+    b = {'a', 'b', 'é', ' '}
+    u = a | b
+    i = a & b
+    d = a - b
+    x = a ^ b
+    m = {'k': 'v', 'a': 'x'} | {c: c + '!' for c in s}
+    m2 = m.copy()
+    m2['new'] = 'n'
+    m.update({'zz': s})
+    e = m2.copy()
+    e.clear()
+    t = b.copy()
+    t.add('q')
+    return str(len(u)) + str(len(i)) + str(len(d)) + str(len(x)) + str('a' in u) + str('a' in d) + ','.join([k + v for k, v in m.items()]) + str(len(m2)) + str(len(e)) + str(len(b)) + str(len(t))
+""", rows=ROWS, name="set operators | & - ^, dict merge |, copy, update, clear")
+case("""M = {'a': 'x', 'b': 'y'}
+
+def f(s):
+    d = M.copy()
+    d[s] = 'row'
+    alias = d
+    alias.update({'b': s})
+    return ','.join([k + '=' + v for k, v in d.items()]) + '|' + str(len(M))
+""", rows=ROWS, name="a copy of a module-level dict may change; update seen through an alias")
+case("""M = {'a': 'first'}
+M = {'a': 'second', 'b': 'b'}
+
+def helper(k):
+    return M.get(k, '-')
+
+def f(s):
+    return helper(s[:1]) + str(len(M))
+""", rows=ROWS, name="a module-level name bound twice: the last binding, also in a helper")
+case("""def f(s):
+    d = {w: w.upper() for w in s.split()}
+    return ','.join(d.keys()) + '|' + '-'.join(d.values()) + '|' + str(len(list(d))) + \\
+        str('a' in d.keys()) + str(len(d.keys())) + ''.join([k for k in d.keys()]) + \\
+        ''.join(list(d.values()))
+""", rows=ROWS, name="d.keys() and d.values() as lists (join, len, in), list(d)")
+case("""def f(s):
     words = s.split()
     index = {}
     for i, w in enumerate(words):

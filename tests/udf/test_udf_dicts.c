@@ -141,6 +141,33 @@ static void test_failure_injection(void) {
   nrt_col_release(t.in);
 }
 
+/* Compiling builds the constant tables: every allocation failure there (and in the front end)
+ * is NRT_ENOMEM with nothing left alive. */
+static int compile_trial(void *ctx) {
+  (void)ctx;
+  static const char src[] = "T = {'a': 'x', 'é': 'y', '漢字': 'z'}\nN = {1: 2.5, -3: 0.5}\n"
+                            "def f(s):\n    return T.get(s, s) + str(N.get(len(s), 0.0)) + "
+                            "str(s in {'p', 'q'})\n";
+  nrt_udf *u = NULL;
+  struct nrt_error err = {0};
+  int rc = nrt_udf_compile(src, strlen(src), NULL, &u, &err);
+  if (rc == NRT_OK) {
+    nrt_value arg = {.kind = NRT_VALUE_STR}, r;
+    arg.as.str = (nrt_str){NULL, "a", 1};
+    rc = nrt_udf_call(u, &arg, &r, &err);
+    if (rc == NRT_OK) {
+      rc = r.as.str.len == 9 && memcmp(r.as.str.data, "x2.5False", 9) == 0 ? NRT_OK : NRT_EINVAL;
+      nrt_str_release(&r.as.str);
+    }
+  }
+  nrt_udf_free(u);
+  return rc;
+}
+
+static void test_compile_failures(void) {
+  CHECK(check_every_allocation_failure("dict constants compile", compile_trial, NULL) > 0);
+}
+
 int main(void) {
   struct nrt_stats s0, s1;
   nrt_stats_get(&s0);
@@ -148,6 +175,7 @@ int main(void) {
   test_module_table();
   test_apply_shared_table();
   test_failure_injection();
+  test_compile_failures();
   nrt_exec_shutdown();
   nrt_stats_get(&s1);
   CHECK_EQ_INT(s1.alloc - s0.alloc, s1.free - s0.free);
