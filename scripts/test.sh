@@ -57,7 +57,7 @@ asan_rt=$(clang -print-file-name=libclang_rt.asan-x86_64.so)
 if ! NRT_UNDER_SANITIZER=1 LD_PRELOAD="$asan_rt" ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0" \
      PYTHONPATH="$PWD/build-asan/python" .venv/bin/python -m pytest -q -p no:cacheprovider \
      python/tests/test_api.py python/tests/test_interop.py python/tests/test_errors.py \
-     python/tests/test_leaks.py python/tests/test_threads.py; then
+     python/tests/test_leaks.py python/tests/test_threads.py python/tests/test_language.py; then
   failed+=("pytest (asan+ubsan)")
 fi
 
