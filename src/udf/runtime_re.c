@@ -317,6 +317,20 @@ int32_t nrt_udf_rt_re_sub(const void *rep, const nrt_str *repl, const nrt_str *s
   return rc;
 }
 
+/* A new list and an iteration of re's matches over s: the start of split, findall and
+ * finditer. */
+static int begin_list(const udf_re *re, const nrt_str *s, nrt_str_list **l, re_iter *it,
+                      struct nrt_error *err) {
+  int rc = nrt_str_list_new(4, l, err);
+  if (rc) return rc;
+  *it = (re_iter){re, s, new_md(re, err), NULL, 0, false};
+  if (!it->md) {
+    nrt_str_list_release(*l);
+    return NRT_ENOMEM;
+  }
+  return NRT_OK;
+}
+
 static int append_piece(nrt_str_list *l, const nrt_str *s, int64_t a, int64_t b,
                         struct nrt_error *err) {
   nrt_str p;
@@ -329,13 +343,9 @@ int32_t nrt_udf_rt_re_split(struct nrt_error *err, const void *rep, const nrt_st
   const udf_re *re = rep;
   *out = NULL;
   nrt_str_list *l;
-  int rc = nrt_str_list_new(4, &l, err);
+  re_iter it;
+  int rc = begin_list(re, s, &l, &it, err);
   if (rc) return rc;
-  re_iter it = {re, s, new_md(re, err), NULL, 0, false};
-  if (!it.md) {
-    nrt_str_list_release(l);
-    return NRT_ENOMEM;
-  }
   size_t last = 0;
   int64_t n = 0;
   int f = 0;
@@ -370,13 +380,9 @@ int32_t nrt_udf_rt_re_finditer_n(struct nrt_error *err, const void *rep, const n
   const udf_re *re = rep;
   *out = NULL;
   nrt_str_list *l;
-  int rc = nrt_str_list_new(4, &l, err);
+  re_iter it;
+  int rc = begin_list(re, s, &l, &it, err);
   if (rc) return rc;
-  re_iter it = {re, s, new_md(re, err), NULL, 0, false};
-  if (!it.md) {
-    nrt_str_list_release(l);
-    return NRT_ENOMEM;
-  }
   int f = 0;
   while (rc == NRT_OK && count >= 0 && (count == 0 || l->len < count) &&
          (f = iter_next(&it, err)) == 1) {
@@ -424,13 +430,9 @@ int32_t nrt_udf_rt_re_findall(struct nrt_error *err, const void *rep, const nrt_
   const udf_re *re = rep;
   *out = NULL;
   nrt_str_list *l;
-  int rc = nrt_str_list_new(4, &l, err);
+  re_iter it;
+  int rc = begin_list(re, s, &l, &it, err);
   if (rc) return rc;
-  re_iter it = {re, s, new_md(re, err), NULL, 0, false};
-  if (!it.md) {
-    nrt_str_list_release(l);
-    return NRT_ENOMEM;
-  }
   int f = 0;
   int g = re->ngroups >= 1 ? 1 : 0;
   while (rc == NRT_OK && (f = iter_next(&it, err)) == 1)

@@ -32,17 +32,6 @@ static int call(nrt_udf *u, const char *arg, nrt_value *res, struct nrt_error *e
   return nrt_udf_call(u, &a, res, err);
 }
 
-static nrt_column *column(const char *const *rows, int n) {
-  nrt_col_builder *b = NULL;
-  nrt_column *c = NULL;
-  CHECK_EQ_INT(nrt_col_builder_new(NRT_COL_UTF8, n, &b, NULL), NRT_OK);
-  for (int i = 0; i < n; i++)
-    if (rows[i]) nrt_col_builder_append_view(b, rows[i], (int64_t)strlen(rows[i]));
-    else nrt_col_builder_append_null(b);
-  CHECK_EQ_INT(nrt_col_builder_finish(b, &c, NULL), NRT_OK);
-  return c;
-}
-
 static void limits(void) {
   char evil[80];
   memset(evil, 'a', 60);
@@ -56,7 +45,7 @@ static void limits(void) {
   CHECK(strcmp(err.message, "regular expression match limit exceeded") == 0);
   /* through an apply: the row's error */
   const char *rows[] = {"aaa", evil, "b"};
-  nrt_column *in = column(rows, 3);
+  nrt_column *in = udf_trial_column(rows, 3);
   nrt_column *out = NULL;
   struct nrt_udf_apply_options ao;
   memset(&ao, 0, sizeof ao);
@@ -99,7 +88,7 @@ int main(void) {
       "        out += w[0][:1] + str(b - a)\n"
       "    return (out + '|' + ','.join(re.findall(r'\\w+', s)) + re.sub(r'\\w\\b', up, s) +\n"
       "        str(len(words)))\n";
-  struct udf_trial t = {compile(src), column(rows, 11), 2, 3, 11};
+  struct udf_trial t = {compile(src), udf_trial_column(rows, 11), 2, 3, 11};
   if (t.udf) {
     CHECK_EQ_INT(udf_apply_trial(&t), NRT_OK);
     CHECK(check_every_allocation_failure("re UDF apply", udf_apply_trial, &t) > 0);

@@ -27,16 +27,7 @@ static nrt_column *input(void) {
   static const char *const rows[] = {"alpha beta,gamma", "один два", "", NULL, "漢字,かな,カナ",
                                      "straße ǅemal", "x y", "a-long-item-over-12-bytes, y",
                                      "😀 😀", "no comma here", "   ", "Ελληνικά,κείμενα"};
-  nrt_col_builder *b = NULL;
-  nrt_column *c = NULL;
-  CHECK_EQ_INT(nrt_col_builder_new(NRT_COL_UTF8, 12, &b, NULL), NRT_OK);
-  for (int i = 0; i < 12; i++)
-    if (rows[i])
-      nrt_col_builder_append_view(b, rows[i], (int64_t)strlen(rows[i]));
-    else
-      nrt_col_builder_append_null(b);
-  CHECK_EQ_INT(nrt_col_builder_finish(b, &c, NULL), NRT_OK);
-  return c;
+  return udf_trial_column(rows, 12);
 }
 
 int main(void) {

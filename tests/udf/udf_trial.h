@@ -7,6 +7,7 @@
 
 #include "nrt/column.h"
 #include "nrt/udf.h"
+#include "support/check.h"
 
 struct udf_trial {
   nrt_udf *udf;
@@ -15,6 +16,20 @@ struct udf_trial {
   int64_t chunk_rows;    /* 0: automatic */
   int64_t expect_rows;   /* > 0: a success must give a valid column of that many rows */
 };
+
+/* A utf8 column of n rows (NULL: a null row), the udf tests' input. */
+static inline nrt_column *udf_trial_column(const char *const *rows, int n) {
+  nrt_col_builder *b = NULL;
+  nrt_column *c = NULL;
+  CHECK_EQ_INT(nrt_col_builder_new(NRT_COL_UTF8, n, &b, NULL), NRT_OK);
+  for (int i = 0; i < n; i++)
+    if (rows[i])
+      nrt_col_builder_append_view(b, rows[i], (int64_t)strlen(rows[i]));
+    else
+      nrt_col_builder_append_null(b);
+  CHECK_EQ_INT(nrt_col_builder_finish(b, &c, NULL), NRT_OK);
+  return c;
+}
 
 /* Applies t->udf to t->in; returns its status (NRT_EINVAL for a wrong result). */
 static inline int udf_apply_trial(void *ctx) {
