@@ -118,8 +118,8 @@ typedef enum udf_binop {
                     * at runtime cannot give Python's float result in an int expression: the
                     * code raises ValueError "negative exponent in int ** int (write a float
                     * base)" for it */
-  /* Parsed with Python's precedence but rejected by the checker ("unsupported: ..."), so they
-   * never reach code generation: */
+  /* Parsed with Python's precedence; the checker rejects them ("unsupported: ...") except
+   * | ^ & between sets (and | between dicts), so only those reach code generation: */
   UDF_OP_MATMUL, UDF_OP_BITOR, UDF_OP_BITXOR, UDF_OP_BITAND, UDF_OP_LSHIFT, UDF_OP_RSHIFT
 } udf_binop;
 

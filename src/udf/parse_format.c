@@ -539,8 +539,8 @@ udf_expr *udf_format_percent(udf_diagctx *dc, udf_arena *a, udf_expr *fmte, udf_
       }
       j++;
     } else {
-      for (; j < len && s[j] >= '0' && s[j] <= '9'; j++)
-        width = (width < 0 ? 0 : width) * 10 + (s[j] - '0');
+      for (; j < len && s[j] >= '0' && s[j] <= '9'; j++) /* saturates past the limit below */
+        width = width > 1 << 21 ? width : (width < 0 ? 0 : width) * 10 + (s[j] - '0');
     }
     if (j < len && s[j] == '.') {
       j++;
@@ -551,7 +551,8 @@ udf_expr *udf_format_percent(udf_diagctx *dc, udf_arena *a, udf_expr *fmte, udf_
         if (prec < 0) prec = 0;
         j++;
       } else {
-        for (; j < len && s[j] >= '0' && s[j] <= '9'; j++) prec = prec * 10 + (s[j] - '0');
+        for (; j < len && s[j] >= '0' && s[j] <= '9'; j++)
+          prec = prec > 1 << 21 ? prec : prec * 10 + (s[j] - '0');
       }
     }
     if (width > 1 << 20 || prec > 1 << 20)

@@ -46,7 +46,8 @@ static void walk_expr(const udf_expr *e) {
   case UDF_E_BINARY:
     walk_expr(e->u.binary.left);
     walk_expr(e->u.binary.right);
-    REQUIRE(e->u.binary.op < UDF_OP_MATMUL);
+    if (e->u.binary.op >= UDF_OP_MATMUL) /* set operators, dict | */
+      REQUIRE(udf_type_base(e->type) == UDF_TY_SET || udf_type_base(e->type) == UDF_TY_DICT);
     if (numeric(e->u.binary.left->type) && numeric(e->u.binary.right->type))
       REQUIRE(e->u.binary.left->type == e->u.binary.right->type);
     break;
@@ -66,15 +67,18 @@ static void walk_expr(const udf_expr *e) {
     REQUIRE(e->u.call.ckind != UDF_CALL_UNRESOLVED);
     if (e->u.call.ckind == UDF_CALL_METHOD) walk_expr(e->u.call.receiver);
     if (e->u.call.ckind == UDF_CALL_FUNC) REQUIRE(e->u.call.callee && e->u.call.callee->checked);
-    for (int i = 0; i < e->u.call.ncargs; i++)
+    for (int i = 0; i < e->u.call.ncargs; i++) /* NULL: an absent optional argument */
       if (e->u.call.cargs[i]) walk_expr(e->u.call.cargs[i]);
-      else REQUIRE(e->u.call.ckind == UDF_CALL_METHOD);
+      else REQUIRE(e->u.call.ckind != UDF_CALL_FUNC); /* defaults are filled in */
     break;
   case UDF_E_ATTRIBUTE: REQUIRE(!"a bare attribute survived the checker"); break;
   case UDF_E_SUBSCRIPT:
     walk_expr(e->u.subscript.value);
     walk_expr(e->u.subscript.index);
-    REQUIRE(e->u.subscript.index->type == UDF_TY_INT);
+    if (udf_type_base(e->u.subscript.value->type) == UDF_TY_DICT) /* d[k]: a key */
+      REQUIRE(e->u.subscript.index->type == udf_type_param1(e->u.subscript.value->type));
+    else if (udf_type_base(e->u.subscript.value->type) != UDF_TY_MATCH) /* m['name'] too */
+      REQUIRE(e->u.subscript.index->type == UDF_TY_INT);
     break;
   case UDF_E_SLICE:
     walk_expr(e->u.slice.value);
@@ -93,7 +97,10 @@ static void walk_expr(const udf_expr *e) {
       for (int k = 0; k < e->u.comp.gens[g].nifs; k++) walk_cond(e->u.comp.gens[g].ifs[k]);
     }
     walk_expr(e->u.comp.elt);
-    REQUIRE(e->u.comp.elt->type == UDF_TY_STR);
+    if (e->kind == UDF_E_LISTCOMP) /* a list of str, or of the numbers of its parameter */
+      REQUIRE(e->u.comp.elt->type == (udf_type_base(e->type) == UDF_TY_LIST
+                                          ? udf_type_param1(e->type)
+                                          : (udf_type)UDF_TY_STR));
     break;
   case UDF_E_CAST: walk_expr(e->u.cast.operand); break;
   case UDF_E_TRUTH: walk_expr(e->u.truth.operand); break;

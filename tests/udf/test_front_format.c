@@ -17,6 +17,11 @@
 #define F(body) "def f(s):\n    return " body "\n"
 
 static const bad cases[] = {
+    /* widths and precisions far beyond the limit (once an int64 overflow in the parser) */
+    {F("'%88888888888888888888888s' % s"), UNS, 2, 12,
+     "unsupported: a %-formatting width or precision this large"},
+    {F("'%.99999999999999999999999s' % s"), UNS, 2, 12,
+     "unsupported: a %-formatting width or precision this large"},
     /* str.format: CPython's run-time errors for the literal */
     {F("'{2}'.format(s)"), IDX, 2, 12,
      "str.format raises IndexError: Replacement index 2 out of range for positional args tuple"},
