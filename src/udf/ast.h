@@ -168,7 +168,7 @@ typedef enum udf_builtin {
   UDF_BI_ZIP,       /* zip(a, b, ...) type ITER: cargs the iterables (stops at the shortest) */
   UDF_BI_REVERSED,  /* reversed(str|list|tuple) type ITER: the items from the last */
   UDF_BI_LIST,  /* list() -> [] ; list(str) -> its characters ; list(list|tuple|generator of
-                 * str) -> the same items (lists are immutable here, so the value itself) */
+                 * str) -> a new list of the same items (lists are mutable: a copy) */
   /* The math module's functions (imports.h), named "math.floor" ... in the tree:
    * floor/ceil/trunc(int|float) -> int; isnan/isinf/isfinite(float) -> bool;
    * sqrt/fabs/exp/log2/log10(float), log(float[, base:float]), pow(float, float) -> float

@@ -94,38 +94,20 @@ static cg_val display(cg *c, const udf_expr *e) {
   return d;
 }
 
-static void comp_level(cg *c, const udf_expr *e, int level, cg_val d) {
-  if (level == e->u.comp.ngens) {
-    cg_val k = cg_expr(c, e->u.comp.elt);
-    cg_val v = e->u.comp.value ? cg_expr(c, e->u.comp.value)
-                               : (cg_val){LLVMConstInt(c->i1, 0, 0), UDF_TY_NONE, false};
-    dict_set(c, d.v, k, v);
-    cg_release(c, v);
-    cg_release(c, k);
-    return;
-  }
-  const udf_comp_for *g = &e->u.comp.gens[level];
-  cg_for it;
-  cg_for_begin(c, &it, g->iter, g->target, g->unpack);
-  cg_for_next(c, &it);
-  for (int i = 0; i < g->nifs; i++) {
-    LLVMValueRef cond = cg_expr(c, g->ifs[i]).v;
-    LLVMBasicBlockRef pass = cg_block(c, "comp.if");
-    LLVMBuildCondBr(c->b, cond, pass, it.next);
-    cg_at(c, pass);
-  }
-  comp_level(c, e, level + 1, d);
-  cg_goto(c, it.next);
-  cg_at(c, it.next);
-  LLVMBuildBr(c->b, it.head);
-  cg_at(c, it.done);
-  cg_for_release(c, &it, true);
+/* A dict or set comprehension's innermost step: the key (and value) stored into d. */
+static void dict_set_elt(cg *c, const udf_expr *e, cg_val d) {
+  cg_val k = cg_expr(c, e->u.comp.elt);
+  cg_val v = e->u.comp.value ? cg_expr(c, e->u.comp.value)
+                             : (cg_val){LLVMConstInt(c->i1, 0, 0), UDF_TY_NONE, false};
+  dict_set(c, d.v, k, v);
+  cg_release(c, v);
+  cg_release(c, k);
 }
 
 cg_val cg_dict_expr(cg *c, const udf_expr *e) {
   if (e->kind == UDF_E_DICT || e->kind == UDF_E_SET) return display(c, e);
   cg_val d = new_dict(c, e->type);
-  comp_level(c, e, 0, d);
+  cg_comp_loops(c, e, dict_set_elt, d);
   return d;
 }
 

@@ -649,12 +649,12 @@ static cg_val display(cg *c, const udf_expr *e) {
   return list;
 }
 
-static void comp_level(cg *c, const udf_expr *e, int level, cg_val list) {
+/* The for clauses of comprehension e from clause `level` inward, with their ifs; at the
+ * innermost level, inner(c, e, acc) adds the current item(s) to the result acc. */
+static void comp_level(cg *c, const udf_expr *e, int level, cg_comp_inner_fn inner,
+                       cg_val acc) {
   if (level == e->u.comp.ngens) {
-    cg_val v = cg_expr(c, e->u.comp.elt);
-    LLVMValueRef args[3] = {c->err, list.v, cg_item_ptr(c, v)};
-    cg_check(c, cg_call(c, "nrt_udf_rt_list_append", "i:pps", args, 3));
-    cg_release(c, v);
+    inner(c, e, acc);
     return;
   }
   const udf_comp_for *g = &e->u.comp.gens[level];
@@ -667,7 +667,7 @@ static void comp_level(cg *c, const udf_expr *e, int level, cg_val list) {
     LLVMBuildCondBr(c->b, cond, pass, it.next);
     cg_at(c, pass);
   }
-  comp_level(c, e, level + 1, list);
+  comp_level(c, e, level + 1, inner, acc);
   cg_goto(c, it.next);
   cg_at(c, it.next);
   LLVMBuildBr(c->b, it.head);
@@ -676,10 +676,22 @@ static void comp_level(cg *c, const udf_expr *e, int level, cg_val list) {
   /* it.body..it.next are closed; it.done continues. */
 }
 
+void cg_comp_loops(cg *c, const udf_expr *e, cg_comp_inner_fn inner, cg_val acc) {
+  comp_level(c, e, 0, inner, acc);
+}
+
+/* A list comprehension's innermost step: the element appended to the list. */
+static void list_append_elt(cg *c, const udf_expr *e, cg_val list) {
+  cg_val v = cg_expr(c, e->u.comp.elt);
+  LLVMValueRef args[3] = {c->err, list.v, cg_item_ptr(c, v)};
+  cg_check(c, cg_call(c, "nrt_udf_rt_list_append", "i:pps", args, 3));
+  cg_release(c, v);
+}
+
 static cg_val comprehension(cg *c, const udf_expr *e) {
   LLVMValueRef cap = cg_i64(c, 0);
   cg_val list = cg_rt_list(c, "nrt_udf_rt_list_new", "i:plq", &cap, 1, e->type);
-  comp_level(c, e, 0, list);
+  cg_comp_loops(c, e, list_append_elt, list);
   return list;
 }
 

@@ -193,6 +193,10 @@ cg_val cg_expr(cg *c, const udf_expr *e);
 cg_val cg_coerce(cg *c, cg_val v, udf_type to); /* T -> T|None, None -> T|None */
 LLVMValueRef cg_truth(cg *c, cg_val v);        /* i1 */
 cg_val cg_call_expr(cg *c, const udf_expr *e);
+/* The for/if clauses of a comprehension (list, dict or set), calling inner at the innermost
+ * level to add the current item to the result acc (codegen_expr.c). */
+typedef void (*cg_comp_inner_fn)(cg *c, const udf_expr *e, cg_val acc);
+void cg_comp_loops(cg *c, const udf_expr *e, cg_comp_inner_fn inner, cg_val acc);
 cg_val cg_mlist_builtin(cg *c, const udf_expr *e); /* UDF_BI_LIST_APPEND.. (codegen_mlist.c) */
 /* Lists of numbers (codegen_mlist.c): an item is an nrt_str whose len holds the bits. */
 int cg_nlist_kind(udf_type list);                    /* NRT_UDF_KEY_INT or _FLOAT */

@@ -331,6 +331,19 @@ static int begin_list(const udf_re *re, const nrt_str *s, nrt_str_list **l, re_i
   return NRT_OK;
 }
 
+/* The end of begin_list's iteration (f: the last iter_next, < 0 its error): the match data
+ * freed, and the list handed out in *out, or released on an error. */
+static int end_list(int rc, int f, re_iter *it, nrt_str_list *l, nrt_meminfo **out) {
+  if (rc == NRT_OK && f < 0) rc = -f;
+  pcre2_match_data_free(it->md);
+  if (rc) {
+    nrt_str_list_release(l);
+    return rc;
+  }
+  *out = l->mi;
+  return NRT_OK;
+}
+
 static int append_piece(nrt_str_list *l, const nrt_str *s, int64_t a, int64_t b,
                         struct nrt_error *err) {
   nrt_str p;
@@ -359,15 +372,8 @@ int32_t nrt_udf_rt_re_split(struct nrt_error *err, const void *rep, const nrt_st
     last = it.ov[1];
     n++;
   }
-  if (rc == NRT_OK && f < 0) rc = -f;
-  if (rc == NRT_OK) rc = append_piece(l, s, (int64_t)last, s->len, err);
-  pcre2_match_data_free(it.md);
-  if (rc) {
-    nrt_str_list_release(l);
-    return rc;
-  }
-  *out = l->mi;
-  return NRT_OK;
+  if (rc == NRT_OK && f >= 0) rc = append_piece(l, s, (int64_t)last, s->len, err);
+  return end_list(rc, f, &it, l, out);
 }
 
 int32_t nrt_udf_rt_re_finditer(struct nrt_error *err, const void *rep, const nrt_str *s,
@@ -393,14 +399,7 @@ int32_t nrt_udf_rt_re_finditer_n(struct nrt_error *err, const void *rep, const n
       rc = nrt_str_list_append(l, item, err); /* releases the match on failure */
     }
   }
-  if (rc == NRT_OK && f < 0) rc = -f;
-  pcre2_match_data_free(it.md);
-  if (rc) {
-    nrt_str_list_release(l);
-    return rc;
-  }
-  *out = l->mi;
-  return NRT_OK;
+  return end_list(rc, f, &it, l, out);
 }
 
 int32_t nrt_udf_rt_re_assemble(const nrt_str *s, nrt_meminfo *matches, nrt_meminfo *repls,
@@ -439,14 +438,7 @@ int32_t nrt_udf_rt_re_findall(struct nrt_error *err, const void *rep, const nrt_
     rc = group_set(&it, g) ? append_piece(l, s, (int64_t)it.ov[2 * g],
                                           (int64_t)it.ov[2 * g + 1], err)
                            : append_piece(l, s, 0, 0, err);
-  if (rc == NRT_OK && f < 0) rc = -f;
-  pcre2_match_data_free(it.md);
-  if (rc) {
-    nrt_str_list_release(l);
-    return rc;
-  }
-  *out = l->mi;
-  return NRT_OK;
+  return end_list(rc, f, &it, l, out);
 }
 
 int32_t nrt_udf_rt_re_escape(const nrt_str *s, nrt_str *out, struct nrt_error *err) {

@@ -1549,16 +1549,6 @@ static udf_type check_method(ck *c, udf_expr *e, udf_expr *attr) {
   if (!need_value(c, recv, "calling a method of")) return UNKNOWN;
   if (dict_kind(rt)) return check_dict_method(c, e, attr, rt);
   if (rt != UDF_TY_STR) {
-    if (rt == UDF_TY_LIST_STR && (strcmp(name, "append") == 0 || strcmp(name, "extend") == 0 ||
-                                  strcmp(name, "insert") == 0 || strcmp(name, "pop") == 0 ||
-                                  strcmp(name, "remove") == 0 || strcmp(name, "sort") == 0 ||
-                                  strcmp(name, "reverse") == 0 || strcmp(name, "clear") == 0 ||
-                                  strcmp(name, "index") == 0 || strcmp(name, "count") == 0 ||
-                                  strcmp(name, "copy") == 0))
-      return err(c, NRT_EUNSUPPORTED, attr->loc,
-                 "unsupported: list method '%s' (lists of str are immutable here; build them "
-                 "with split, a display or a comprehension)",
-                 name);
     return err(c, NRT_EUNSUPPORTED, attr->loc, "unsupported: method '%s' of a %s value", name,
                tn(rt));
   }
