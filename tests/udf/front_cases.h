@@ -42,4 +42,23 @@ static inline int check_bad(const bad *b, const char *kind, size_t i) {
   return ok;
 }
 
+/* One compilation of the program *ctx (a `const char *` source) as a trial of
+ * check_every_allocation_failure (support/check.h): a checked module, or NRT_ENOMEM with no
+ * module made. */
+static inline int front_compile_trial(void *ctx) {
+  const char *src = *(const char **)ctx;
+  udf_type pt[1] = {UDF_TY_STR};
+  udf_module *m = NULL;
+  struct nrt_error err;
+  int rc = udf_front_compile(src, strlen(src), "t.py", NULL, pt, 1, &m, NULL, &err);
+  if (rc == NRT_OK) {
+    CHECK(m != NULL && m->entry != NULL && m->entry->checked);
+    udf_module_free(m);
+  } else {
+    CHECK_EQ_INT(rc, NRT_ENOMEM);
+    CHECK(m == NULL);
+  }
+  return rc;
+}
+
 #endif

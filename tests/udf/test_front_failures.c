@@ -8,6 +8,7 @@
 #include "support/check.h"
 #include "udf/ast_arena.h"
 #include "udf/front.h"
+#include "udf/front_cases.h"
 
 static const char program[] =
     "def helper(x, sep=','):\n"
@@ -49,22 +50,6 @@ static const char program[] =
     "    return f + t + str(x) + str(1 < x <= 100) + r'\\n' + 'a' 'b' + '''tri\n"
     "ple'''\n";
 
-static int trial(void *ctx) {
-  (void)ctx;
-  udf_type pt[1] = {UDF_TY_STR};
-  udf_module *m = NULL;
-  struct nrt_error err;
-  int rc = udf_front_compile(program, strlen(program), "t.py", NULL, pt, 1, &m, NULL, &err);
-  if (rc == NRT_OK) {
-    CHECK(m != NULL && m->entry != NULL && m->entry->checked);
-    udf_module_free(m);
-  } else {
-    CHECK_EQ_INT(rc, NRT_ENOMEM);
-    CHECK(m == NULL);
-  }
-  return rc;
-}
-
 /* A program failing with a syntax error late in the file, and one with a type error: the error
  * paths under allocation failure too. */
 static const char *bad_src;
@@ -82,7 +67,8 @@ int main(void) {
   /* One allocation per node, so failure injection reaches every allocation site; valgrind
    * (10x slower, and ASan covers the same paths) takes chunks of 256 bytes. */
   udf_arena_chunk_size = getenv("NRT_UNDER_VALGRIND") ? 256 : 1;
-  uint64_t n = check_every_allocation_failure("udf_front_compile", trial, NULL);
+  const char *src = program;
+  uint64_t n = check_every_allocation_failure("udf_front_compile", front_compile_trial, &src);
   printf("test_front_failures: the program needs %llu allocations\n", (unsigned long long)n);
   CHECK(n > 1);
   int want = NRT_EPARSE;

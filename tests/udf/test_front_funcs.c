@@ -108,28 +108,13 @@ static const char program[] =
     "def udf(s):\n"
     "    return f(s) + f(s, k=3)\n";
 
-static int trial(void *ctx) {
-  (void)ctx;
-  udf_type pt[1] = {UDF_TY_STR};
-  udf_module *m = NULL;
-  struct nrt_error err;
-  int rc = udf_front_compile(program, strlen(program), "t.py", NULL, pt, 1, &m, NULL, &err);
-  if (rc == NRT_OK) {
-    CHECK(m != NULL && m->entry != NULL && m->entry->checked);
-    udf_module_free(m);
-  } else {
-    CHECK_EQ_INT(rc, NRT_ENOMEM);
-    CHECK(m == NULL);
-  }
-  return rc;
-}
-
 int main(void) {
   int n = 0;
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) n += check_bad(&cases[i], "case", i);
   printf("test_front_funcs: %d bad programs diagnosed exactly\n", n);
   udf_arena_chunk_size = getenv("NRT_UNDER_VALGRIND") ? 256 : 1;
-  uint64_t k = check_every_allocation_failure("udf_front_compile", trial, NULL);
+  const char *src = program;
+  uint64_t k = check_every_allocation_failure("udf_front_compile", front_compile_trial, &src);
   printf("test_front_funcs: the program needs %llu allocations\n", (unsigned long long)k);
   CHECK(k > 1);
   return check_finish("test_front_funcs");

@@ -135,10 +135,7 @@ static void test_failure_injection(void) {
                                 "str(len(u))\n"),
                         input(12), 2, 4, 12};
   CHECK(t.udf != NULL);
-  if (t.udf)
-    CHECK(check_every_allocation_failure("dict UDF apply", udf_apply_trial, &t) > 0);
-  nrt_udf_free(t.udf);
-  nrt_col_release(t.in);
+  udf_trial_every_failure(&t, "dict UDF apply");
 }
 
 /* Compiling builds the constant tables: every allocation failure there (and in the front end)

@@ -200,10 +200,7 @@ static void test_failure_injection(void) {
   struct udf_trial t = {compile("lambda s: [w.upper() for w in s.split(',')] + s.split()"), input(),
                        2, 4, 12};
   CHECK(t.udf != NULL);
-  if (t.udf)
-    CHECK(check_every_allocation_failure("list UDF apply", udf_apply_trial, &t) > 0);
-  nrt_udf_free(t.udf);
-  nrt_col_release(t.in);
+  udf_trial_every_failure(&t, "list UDF apply");
 }
 
 int main(void) {

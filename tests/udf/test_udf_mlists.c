@@ -41,12 +41,7 @@ int main(void) {
   struct nrt_error err = {0};
   struct udf_trial t = {NULL, input(), 2, 4, 12};
   CHECK_EQ_INT(nrt_udf_compile(src, strlen(src), &o, &t.udf, &err), NRT_OK);
-  if (t.udf) {
-    CHECK_EQ_INT(udf_apply_trial(&t), NRT_OK);
-    CHECK(check_every_allocation_failure("mutable list UDF apply", udf_apply_trial, &t) > 0);
-  }
-  nrt_udf_free(t.udf);
-  nrt_col_release(t.in);
+  udf_trial_every_failure(&t, "mutable list UDF apply");
   nrt_exec_shutdown();
   nrt_stats_get(&s1);
   CHECK_EQ_INT(s1.alloc - s0.alloc, s1.free - s0.free);

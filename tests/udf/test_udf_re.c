@@ -89,12 +89,7 @@ int main(void) {
       "    return (out + '|' + ','.join(re.findall(r'\\w+', s)) + re.sub(r'\\w\\b', up, s) +\n"
       "        str(len(words)))\n";
   struct udf_trial t = {compile(src), udf_trial_column(rows, 11), 2, 3, 11};
-  if (t.udf) {
-    CHECK_EQ_INT(udf_apply_trial(&t), NRT_OK);
-    CHECK(check_every_allocation_failure("re UDF apply", udf_apply_trial, &t) > 0);
-  }
-  nrt_udf_free(t.udf);
-  nrt_col_release(t.in);
+  udf_trial_every_failure(&t, "re UDF apply");
   nrt_exec_shutdown();
   nrt_stats_get(&s1);
   CHECK_EQ_INT(s1.alloc - s0.alloc, s1.free - s0.free);

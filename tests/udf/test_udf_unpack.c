@@ -42,12 +42,7 @@ int main(void) {
   if (rc != NRT_OK)
     fprintf(stderr, "compile failed: %s\n", err.message);
   CHECK_EQ_INT(rc, NRT_OK);
-  if (t.udf) {
-    CHECK_EQ_INT(udf_apply_trial(&t), NRT_OK);
-    CHECK(check_every_allocation_failure("unpacking UDF apply", udf_apply_trial, &t) > 0);
-  }
-  nrt_udf_free(t.udf);
-  nrt_col_release(t.in);
+  udf_trial_every_failure(&t, "unpacking UDF apply");
   nrt_exec_shutdown();
   nrt_stats_get(&s1);
   CHECK_EQ_INT(s1.alloc - s0.alloc, s1.free - s0.free);

@@ -47,4 +47,15 @@ static inline int udf_apply_trial(void *ctx) {
   return rc;
 }
 
+/* t->udf (NULL: its compilation failed, already reported) applied once, which must succeed,
+ * then with each allocation failing in turn; the UDF and the input are released. */
+static inline void udf_trial_every_failure(struct udf_trial *t, const char *what) {
+  if (t->udf) {
+    CHECK_EQ_INT(udf_apply_trial(t), NRT_OK);
+    CHECK(check_every_allocation_failure(what, udf_apply_trial, t) > 0);
+  }
+  nrt_udf_free(t->udf);
+  nrt_col_release(t->in);
+}
+
 #endif
