@@ -29,6 +29,15 @@ endif()
 
 find_package(Threads REQUIRED)
 
+# Linker flag binding a shared object's calls to its own exported functions locally (see
+# nrt_finish_library; the Python module uses it too). GNU ld, gold, lld and mold know it.
+include(CheckLinkerFlag)
+check_linker_flag(C "LINKER:-Bsymbolic-functions" NRT_HAVE_BSYMBOLIC_FUNCTIONS)
+set(NRT_BIND_LOCAL "")
+if(NRT_HAVE_BSYMBOLIC_FUNCTIONS)
+  set(NRT_BIND_LOCAL "LINKER:-Bsymbolic-functions")
+endif()
+
 # Fuzz builds instrument the library too (coverage feedback from the code under test, not only
 # from the harness); the harnesses add -fsanitize=fuzzer themselves.
 if(NRT_FUZZ)
@@ -95,6 +104,10 @@ function(nrt_finish_library)
   add_library(nrt_static STATIC $<TARGET_OBJECTS:nrt_objects>)
   set_target_properties(nrt_static PROPERTIES OUTPUT_NAME nrt)
   set_target_properties(nrt PROPERTIES VERSION ${PROJECT_VERSION} SOVERSION ${PROJECT_VERSION_MAJOR})
+  # The library's calls to its own exported functions (the apply loop's row end, the kernels
+  # the str methods share) go straight to them, not through the PLT: nrt's functions are not
+  # meant to be interposed.
+  target_link_options(nrt PRIVATE ${NRT_BIND_LOCAL})
   foreach(t nrt nrt_static)
     target_include_directories(${t} PUBLIC
       $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>

@@ -97,6 +97,17 @@ NRT_API int64_t nrt_str_title_into(const char *s, int64_t len, char *out);
 NRT_API int64_t nrt_str_swapcase_size(const char *s, int64_t len);
 NRT_API int64_t nrt_str_swapcase_into(const char *s, int64_t len, char *out);
 
+/* The same, for an out with room for NRT_STR_CASE_MAX_GROWTH * len + 8 bytes: the bytes past
+ * the result may be overwritten, so runs of ASCII are stored a whole word at a time (faster
+ * on short strings). */
+#define NRT_STR_CASE_PADDING 8
+NRT_API int64_t nrt_str_upper_into_padded(const char *s, int64_t len, char *out);
+NRT_API int64_t nrt_str_lower_into_padded(const char *s, int64_t len, char *out);
+NRT_API int64_t nrt_str_casefold_into_padded(const char *s, int64_t len, char *out);
+NRT_API int64_t nrt_str_capitalize_into_padded(const char *s, int64_t len, char *out);
+NRT_API int64_t nrt_str_title_into_padded(const char *s, int64_t len, char *out);
+NRT_API int64_t nrt_str_swapcase_into_padded(const char *s, int64_t len, char *out);
+
 NRT_API int nrt_str_upper(const nrt_str *s, nrt_str *out, struct nrt_error *err);
 NRT_API int nrt_str_lower(const nrt_str *s, nrt_str *out, struct nrt_error *err);
 NRT_API int nrt_str_casefold(const nrt_str *s, nrt_str *out, struct nrt_error *err);

@@ -17,6 +17,7 @@
 #include "nrt/str.h"
 #include "nrt/unicode.h"
 #include "str/case_internal.h"
+#include "str/case_latin1.h"
 #include "str/str_alloc.h"
 #include "unicode/uc_lookup.h"
 
@@ -36,6 +37,12 @@
 #endif
 
 enum case_mode { MODE_LOWER, MODE_UPPER, MODE_FOLD, MODE_SWAP, MODE_TITLE };
+#if NRT_CASE_LATIN1
+_Static_assert((int)MODE_LOWER == NRT_CASE_LATIN1_LOWER &&
+                   (int)MODE_UPPER == NRT_CASE_LATIN1_UPPER &&
+                   (int)MODE_FOLD == NRT_CASE_LATIN1_FOLD,
+               "case_latin1.h numbers the modes as case.c does");
+#endif
 
 #define ONES 0x0101010101010101ull
 #define HIGH 0x8080808080808080ull
@@ -276,6 +283,17 @@ CASE_INLINE int64_t convert(const char *s, int64_t len, int64_t from, enum case_
   uint64_t any = 0;
   bool prev = false; /* title: the previous character is cased */
   const struct fast_tables *ft = NULL; /* looked up at the first non-ASCII character */
+#if NRT_CASE_LATIN1
+  /* Text of U+0000..U+00FF in bulk (with AVX-512BW); the loops below go on from where that
+   * stops. */
+  if (fast && mode <= MODE_FOLD && i < len) {
+    bool latin1_changed;
+    int64_t k = nrt_case_latin1_prefix(s + i, len - i, (int)mode, out, &latin1_changed);
+    i += k;
+    o += k;
+    any = latin1_changed;
+  }
+#endif
   /* Word loops over long ASCII runs; with slack (short inputs) the one-word step below
    * handles runs of any length, and the loops' setup would cost more than they save. */
   const bool by_words = (mode != MODE_TITLE || LITTLE_WORDS) && !(slack && LITTLE_WORDS);
@@ -517,26 +535,29 @@ int64_t nrt_str_case_reference(int op, const char *s, int64_t len, char *out) {
   return convert(s, len, 0, (enum case_mode)op, out, NULL, false, false);
 }
 
-#define CASE_KERNELS(name, call_size, call_into)                                               \
+/* _size, _into and _into_padded of one operation; call(out, slack) runs it. */
+#define CASE_KERNELS(name, call)                                                               \
   NRT_API int64_t nrt_str_##name##_size(const char *s, int64_t len) {                          \
-    return call_size;                                                                          \
+    return call(NULL, false);                                                                  \
   }                                                                                            \
   NRT_API int64_t nrt_str_##name##_into(const char *s, int64_t len, char *out) {               \
-    return call_into;                                                                          \
+    return call(out, false);                                                                   \
+  }                                                                                            \
+  NRT_API int64_t nrt_str_##name##_into_padded(const char *s, int64_t len, char *out) {        \
+    return call(out, true);                                                                    \
   }
-
-CASE_KERNELS(upper, convert(s, len, 0, MODE_UPPER, NULL, NULL, false, true),
-             convert(s, len, 0, MODE_UPPER, out, NULL, false, true))
-CASE_KERNELS(lower, convert(s, len, 0, MODE_LOWER, NULL, NULL, false, true),
-             convert(s, len, 0, MODE_LOWER, out, NULL, false, true))
-CASE_KERNELS(casefold, convert(s, len, 0, MODE_FOLD, NULL, NULL, false, true),
-             convert(s, len, 0, MODE_FOLD, out, NULL, false, true))
-CASE_KERNELS(title, convert(s, len, 0, MODE_TITLE, NULL, NULL, false, true),
-             convert(s, len, 0, MODE_TITLE, out, NULL, false, true))
-CASE_KERNELS(swapcase, convert(s, len, 0, MODE_SWAP, NULL, NULL, false, true),
-             convert(s, len, 0, MODE_SWAP, out, NULL, false, true))
-CASE_KERNELS(capitalize, capitalize(s, len, NULL, NULL, false, true),
-             capitalize(s, len, out, NULL, false, true))
+#define CALL_UPPER(out, slack) convert(s, len, 0, MODE_UPPER, out, NULL, slack, true)
+#define CALL_LOWER(out, slack) convert(s, len, 0, MODE_LOWER, out, NULL, slack, true)
+#define CALL_FOLD(out, slack) convert(s, len, 0, MODE_FOLD, out, NULL, slack, true)
+#define CALL_TITLE(out, slack) convert(s, len, 0, MODE_TITLE, out, NULL, slack, true)
+#define CALL_SWAP(out, slack) convert(s, len, 0, MODE_SWAP, out, NULL, slack, true)
+#define CALL_CAPITALIZE(out, slack) capitalize(s, len, out, NULL, slack, true)
+CASE_KERNELS(upper, CALL_UPPER)
+CASE_KERNELS(lower, CALL_LOWER)
+CASE_KERNELS(casefold, CALL_FOLD)
+CASE_KERNELS(title, CALL_TITLE)
+CASE_KERNELS(swapcase, CALL_SWAP)
+CASE_KERNELS(capitalize, CALL_CAPITALIZE)
 
 /* The operations of the managed forms: the case modes plus capitalize. */
 #define MODE_CAPITALIZE ((enum case_mode)(MODE_TITLE + 1))

@@ -85,17 +85,17 @@ static void write_literal(cg *c, const udf_strlit *lit) {
     write_bytes(c, cg_cstr(c, lit->data, (size_t)lit->len), cg_i64(c, lit->len));
 }
 
-/* The _into kernel of a case mapping method of the str receiver, or NULL. */
+/* The _into_padded kernel of a case mapping method of the str receiver, or NULL. */
 static const char *case_kernel(const udf_expr *e) {
   if (e->kind != UDF_E_CALL || e->u.call.ckind != UDF_CALL_METHOD)
     return NULL;
   switch (e->u.call.method) {
-  case UDF_M_UPPER: return "nrt_str_upper_into";
-  case UDF_M_LOWER: return "nrt_str_lower_into";
-  case UDF_M_CASEFOLD: return "nrt_str_casefold_into";
-  case UDF_M_CAPITALIZE: return "nrt_str_capitalize_into";
-  case UDF_M_TITLE: return "nrt_str_title_into";
-  case UDF_M_SWAPCASE: return "nrt_str_swapcase_into";
+  case UDF_M_UPPER: return "nrt_str_upper_into_padded";
+  case UDF_M_LOWER: return "nrt_str_lower_into_padded";
+  case UDF_M_CASEFOLD: return "nrt_str_casefold_into_padded";
+  case UDF_M_CAPITALIZE: return "nrt_str_capitalize_into_padded";
+  case UDF_M_TITLE: return "nrt_str_title_into_padded";
+  case UDF_M_SWAPCASE: return "nrt_str_swapcase_into_padded";
   default: return NULL;
   }
 }
@@ -237,12 +237,13 @@ void cg_write(cg *c, const udf_expr *e) {
   }
   const char *kernel = case_kernel(e);
   if (kernel) {
-    /* The kernel straight into the room: a case mapping at most triples the bytes, and room
-     * for 4x is asked (as a shift). */
-    _Static_assert(NRT_STR_CASE_MAX_GROWTH <= 4, "room is checked for 4 bytes per byte");
+    /* The padded kernel straight into the room: a case mapping at most triples the bytes,
+     * plus the kernel's padding; room for 4 * (len + 2) is asked (as a shift). */
+    _Static_assert(NRT_STR_CASE_MAX_GROWTH <= 4 && NRT_STR_CASE_PADDING <= 8,
+                   "room is checked for 4 bytes per byte and 8 more");
     cg_val s = cg_expr(c, e->u.call.receiver);
     LLVMValueRef data = cg_str_data(c, s.v), len = cg_str_len(c, s.v);
-    LLVMValueRef posp, pos = reserve(c, len, 2, &posp);
+    LLVMValueRef posp, pos = reserve(c, LLVMBuildAdd(c->b, len, cg_i64(c, 2), ""), 2, &posp);
     LLVMValueRef kargs[3] = {data, len, pos};
     advance(c, posp, pos, cg_call(c, kernel, "l:plp", kargs, 3));
     cg_release(c, s);

@@ -29,3 +29,6 @@ endif()
 add_library(nrt_str_case_as_cxx OBJECT case_kernels_cxx.cpp)
 target_include_directories(nrt_str_case_as_cxx PRIVATE ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/src)
 target_compile_options(nrt_str_case_as_cxx PRIVATE -Wall -Wextra ${NRT_WERROR_FLAG} -pedantic)
+
+# The Latin-1 fast path against the general path, at every position of 64-byte blocks.
+nrt_add_test(test_str_case_latin1 SOURCES test_case_latin1.c LABELS str)

@@ -1,7 +1,7 @@
 /* libFuzzer harness for the case mapping and predicate operations: on the valid UTF-8 prefix
- * of the input, _size == _into, the output is valid UTF-8, the managed wrappers agree with the
- * kernels (and hand back the input when nothing changes), upper, lower and casefold are
- * idempotent, isascii matches the bytes, and nothing leaks. */
+ * of the input, _size == _into == _into_padded, the output is valid UTF-8, the managed
+ * wrappers agree with the kernels (and hand back the input when nothing changes), upper, lower
+ * and casefold are idempotent, isascii matches the bytes, and nothing leaks. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,15 +18,16 @@ typedef bool (*pred_fn)(const char *, int64_t);
 static const struct {
   size_fn size;
   into_fn into;
+  into_fn into_padded;
   managed_fn managed;
   bool idempotent;
 } ops[] = {
-    {nrt_str_upper_size, nrt_str_upper_into, nrt_str_upper, true},
-    {nrt_str_lower_size, nrt_str_lower_into, nrt_str_lower, true},
-    {nrt_str_casefold_size, nrt_str_casefold_into, nrt_str_casefold, true},
-    {nrt_str_capitalize_size, nrt_str_capitalize_into, nrt_str_capitalize, false},
-    {nrt_str_title_size, nrt_str_title_into, nrt_str_title, false},
-    {nrt_str_swapcase_size, nrt_str_swapcase_into, nrt_str_swapcase, false},
+#define OP(name, idempotent)                                                                   \
+  {nrt_str_##name##_size, nrt_str_##name##_into, nrt_str_##name##_into_padded, nrt_str_##name, \
+   idempotent}
+    OP(upper, true),  OP(lower, true), OP(casefold, true),
+    OP(capitalize, false), OP(title, false), OP(swapcase, false),
+#undef OP
 };
 
 static const pred_fn preds[] = {
@@ -51,6 +52,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       abort();
     if (nrt_utf8_validate(out, (size_t)n, NULL, NULL) != NRT_OK)
       abort();
+    char *padded = malloc(3 * (size_t)len + NRT_STR_CASE_PADDING); /* exactly its room */
+    if (ops[k].into_padded(s, len, padded) != n || memcmp(padded, out, (size_t)n) != 0)
+      abort();
+    free(padded);
     if (ops[k].idempotent) {
       char *again = malloc((size_t)n + 1);
       if (ops[k].size(out, n) != n || ops[k].into(out, n, again) != n ||

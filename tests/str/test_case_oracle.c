@@ -1,6 +1,6 @@
 /* Reads the strings and CPython results written by oracle_case.py and checks nrt's case
- * mapping kernels (_size and _into), their managed wrappers (over managed and borrowed inputs)
- * and the predicates against them. Usage: test_str_case_oracle DATA_FILE */
+ * mapping kernels (_size, _into and _into_padded), their managed wrappers (over managed and
+ * borrowed inputs) and the predicates against them. Usage: test_str_case_oracle DATA_FILE */
 #include <stdlib.h>
 
 #include "nrt/str.h"
@@ -16,14 +16,15 @@ static const struct {
   const char *name;
   size_fn size;
   into_fn into;
+  into_fn into_padded;
   managed_fn managed;
 } mappings[] = {
-    {"upper", nrt_str_upper_size, nrt_str_upper_into, nrt_str_upper},
-    {"lower", nrt_str_lower_size, nrt_str_lower_into, nrt_str_lower},
-    {"casefold", nrt_str_casefold_size, nrt_str_casefold_into, nrt_str_casefold},
-    {"capitalize", nrt_str_capitalize_size, nrt_str_capitalize_into, nrt_str_capitalize},
-    {"title", nrt_str_title_size, nrt_str_title_into, nrt_str_title},
-    {"swapcase", nrt_str_swapcase_size, nrt_str_swapcase_into, nrt_str_swapcase},
+#define MAPPING(name)                                                                          \
+  {#name, nrt_str_##name##_size, nrt_str_##name##_into, nrt_str_##name##_into_padded,         \
+   nrt_str_##name}
+    MAPPING(upper), MAPPING(lower), MAPPING(casefold),
+    MAPPING(capitalize), MAPPING(title), MAPPING(swapcase),
+#undef MAPPING
 };
 #define NMAP (sizeof mappings / sizeof mappings[0])
 
@@ -75,6 +76,11 @@ static void check_mapping(long rec, size_t k, const char *s, uint32_t len, const
     report(rec, mappings[k].name, s, len);
     return;
   }
+  /* the padded kernel, into exactly its room (3 * len + 8) at the end of a fresh block */
+  char *padded = malloc(3 * (size_t)len + NRT_STR_CASE_PADDING);
+  if (!padded || mappings[k].into_padded(s, len, padded) != n || memcmp(padded, r, rlen) != 0)
+    report(rec, "padded kernel", s, len);
+  free(padded);
   bool same = rlen == len && memcmp(r, s, len) == 0;
   /* managed input: the same object back when unchanged */
   nrt_str in, out;

@@ -169,6 +169,8 @@ case("lambda s: s[-3:]")
 case("lambda s: s[::0]")
 case("lambda s: s[5:2]")
 case("lambda s: s[-100:100]")
+case("lambda s: s[2:40] + '|' + s[:100] + '|' + s[7:9] + '|' + s[0:0] + '|' + s[33:] + '|' + s[3:3]",
+     name="slices with bounds >= 0, past the end too")
 # --- every string method
 for m in ["upper", "lower", "casefold", "capitalize", "title", "swapcase", "isalpha",
           "isalnum", "isdecimal", "isdigit", "isnumeric", "isspace", "isupper", "islower",

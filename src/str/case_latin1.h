@@ -1,0 +1,26 @@
+/* Internal: the fast path of case.c's upper, lower and casefold for text in U+0000..U+00FF
+ * (ASCII and Latin-1, most of Western European text), on CPUs with AVX-512BW. */
+#ifndef NRT_STR_CASE_LATIN1_H
+#define NRT_STR_CASE_LATIN1_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* x86-64 C builds with GNU C or clang; elsewhere (and in the C++ build of case.c) the general
+ * kernel does all the work. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__cplusplus)
+#define NRT_CASE_LATIN1 1
+#else
+#define NRT_CASE_LATIN1 0
+#endif
+
+enum { NRT_CASE_LATIN1_LOWER, NRT_CASE_LATIN1_UPPER, NRT_CASE_LATIN1_FOLD };
+
+#if NRT_CASE_LATIN1
+/* Maps the longest prefix of s (valid UTF-8) that the fast path can, in whole 64-byte blocks
+ * and the string's end, to out (when not NULL; the same byte length), and returns its length:
+ * 0 without AVX-512BW, len when it mapped everything. *changed: some byte of it changed. */
+int64_t nrt_case_latin1_prefix(const char *s, int64_t len, int op, char *out, bool *changed);
+#endif
+
+#endif
