@@ -260,6 +260,10 @@ NRT_API int64_t nrt_str_slice_size(const char *s, int64_t len, int64_t start, in
                                    int64_t step);
 NRT_API int64_t nrt_str_slice_into(const char *s, int64_t len, int64_t start, int64_t stop,
                                    int64_t step, char *out);
+/* The bytes [*b0, *b1) of s[start:stop] (step 1, the same rules): bounds >= 0 walk only the
+ * code points up to them, negative ones count s first. */
+NRT_API void nrt_str_slice_range(const char *s, int64_t len, int64_t start, int64_t stop,
+                                 int64_t *b0, int64_t *b1);
 /* Managed slice: s itself when the slice covers it in order; NRT_EVALUE ("slice step cannot
  * be zero") for step == 0. */
 NRT_API int nrt_str_slice(const nrt_str *s, int64_t start, int64_t stop, int64_t step,

@@ -135,19 +135,21 @@ static bool fast_decimal(const char *s, int64_t len, int base, int64_t *out) {
   return true;
 }
 
-/* Base 10 text that cannot be a literal, found without the general machinery: after ASCII
- * whitespace and a sign, the end or an ASCII byte that is no digit (most failing rows: words).
- * Non-ASCII text (Unicode digits and spaces) goes the general way. */
+/* Base 10 text that cannot be a literal, found without the general machinery: after
+ * whitespace and a sign, the end or a character that is no digit (most failing rows: words,
+ * in any script). One look at the first such character. */
 static bool fast_reject(const char *s, int64_t len) {
-  int64_t i = 0;
-  while (i < len && is_ascii_space((unsigned char)s[i]))
-    i++;
-  if (i < len && (s[i] == '+' || s[i] == '-'))
-    i++;
-  if (i == len)
-    return true;
-  unsigned char c = (unsigned char)s[i];
-  return c < 0x80 && (c < '0' || c > '9');
+  struct cursor c = {s, len, 0, false};
+  int ch = peek(&c);
+  while (is_ascii_space(ch)) {
+    advance(&c);
+    ch = peek(&c);
+  }
+  if (ch == '+' || ch == '-') {
+    advance(&c);
+    ch = peek(&c);
+  }
+  return ch < '0' || ch > '9';
 }
 
 static int invalid_literal(const char *s, int64_t len, int base, struct nrt_error *err) {

@@ -218,6 +218,31 @@ static int slice_short(const nrt_str *s, int64_t start, int64_t stop, int64_t st
   return rc;
 }
 
+/* Byte length of the first k (>= 0) code points of s, or len when it has fewer. */
+static int64_t prefix_bytes(const char *s, int64_t len, int64_t k) {
+  if (k >= len)
+    return len; /* at most len code points */
+  int64_t off = nrt_str_cp_offset(s, len, k);
+  return off < 0 ? len : off;
+}
+
+void nrt_str_slice_range(const char *s, int64_t len, int64_t start, int64_t stop, int64_t *b0,
+                         int64_t *b1) {
+  if (start == NRT_STR_NONE)
+    start = 0;
+  if (start >= 0 && (stop == NRT_STR_NONE || stop >= 0)) {
+    *b0 = prefix_bytes(s, len, start);
+    *b1 = stop == NRT_STR_NONE ? len
+          : stop <= start      ? *b0
+                               : *b0 + prefix_bytes(s + *b0, len - *b0, stop - start);
+    return;
+  }
+  int64_t n = nrt_str_len(s, len), step = 1;
+  int64_t count = slice_indices(n, &start, stop, &step);
+  *b0 = n == len ? start : prefix_bytes(s, len, start);
+  *b1 = *b0 + (n == len ? count : prefix_bytes(s + *b0, len - *b0, count));
+}
+
 int nrt_str_slice(const nrt_str *s, int64_t start, int64_t stop, int64_t step, nrt_str *out,
                   struct nrt_error *err) {
   *out = nrt_str_empty();
@@ -225,6 +250,11 @@ int nrt_str_slice(const nrt_str *s, int64_t start, int64_t stop, int64_t step, n
     return nrt_error_set(err, NRT_EVALUE, "slice step cannot be zero");
   if (s->len <= NRT_SHORT_MAX && (step == NRT_STR_NONE || step == 1 || step == -1))
     return slice_short(s, start, stop, step, out, err);
+  if (step == NRT_STR_NONE || step == 1) {
+    int64_t b0, b1;
+    nrt_str_slice_range(s->data, s->len, start, stop, &b0, &b1);
+    return nrt_str_result_sub(s, s->data + b0, b1 - b0, out, err);
+  }
   int64_t n = nrt_str_len(s->data, s->len);
   int64_t count = slice_indices(n, &start, stop, &step);
   if (count == 0)

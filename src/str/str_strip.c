@@ -7,6 +7,10 @@
 bool nrt_str_is_space_cp(uint32_t cp) {
   if (cp < 0x80)
     return (cp >= 0x09 && cp <= 0x0D) || (cp >= 0x1C && cp <= 0x20);
+  /* Every other space is U+0085, U+00A0 or in U+1680..U+3000 (test_str_ops checks all code
+   * points): most letters of other scripts need no table lookup. */
+  if (cp != 0x85 && cp != 0xA0 && (cp < 0x1680 || cp > 0x3000))
+    return false;
   return nrt_uc_is_space(cp);
 }
 

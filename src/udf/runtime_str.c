@@ -66,36 +66,6 @@ int32_t nrt_udf_rt_str_getitem(struct nrt_error *err, nrt_meminfo *mi, const cha
   return sub(&s, off, n, out, err);
 }
 
-/* Python's slice.indices for step 1 over n code points: clamps [*start, *stop). */
-static void clamp_slice(int64_t n, int64_t *start, int64_t *stop) {
-  int64_t b = *start == NRT_STR_NONE ? 0 : *start, e = *stop == NRT_STR_NONE ? n : *stop;
-  if (b < 0)
-    b = b + n < 0 ? 0 : b + n;
-  if (e < 0)
-    e = e + n < 0 ? 0 : e + n;
-  *start = b > n ? n : b;
-  *stop = e > n ? n : e < *start ? *start : e;
-}
-
-/* Byte offset of code point k (0 <= k <= n) of s, which has n code points. */
-static int64_t cp_byte(const char *s, int64_t len, int64_t n, int64_t k) {
-  if (n == len || k == 0)
-    return k; /* ASCII */
-  if (k == n)
-    return len;
-  int64_t off, nb;
-  nrt_str_char_range(s, len, k, &off, &nb, NULL); /* 0 < k < n: in range */
-  return off;
-}
-
-/* Byte length of the first k (>= 0) code points of s, or len when it has fewer. */
-static int64_t prefix_bytes(const char *s, int64_t len, int64_t k) {
-  if (k >= len)
-    return len; /* at most len code points */
-  int64_t off, nb;
-  return nrt_str_char_range(s, len, k, &off, &nb, NULL) == NRT_OK ? off : len;
-}
-
 int32_t nrt_udf_rt_str_slice(struct nrt_error *err, nrt_meminfo *mi, const char *data,
                              int64_t len, int64_t start, int64_t stop, int64_t step,
                              nrt_str *out) {
@@ -103,20 +73,9 @@ int32_t nrt_udf_rt_str_slice(struct nrt_error *err, nrt_meminfo *mi, const char 
   if (mi || (step != 1 && step != NRT_STR_NONE))
     return nrt_str_slice(&s, start, stop, step, out, err);
   /* A step-1 slice of a borrowed string: a view (its bytes outlive the call). */
-  if ((start == NRT_STR_NONE || start >= 0) && (stop == NRT_STR_NONE || stop >= 0)) {
-    /* s[a:b], s[:b], s[a:] with a, b >= 0: no count of s needed */
-    int64_t b = start == NRT_STR_NONE ? 0 : start;
-    int64_t b0 = prefix_bytes(data, len, b);
-    int64_t b1 = stop == NRT_STR_NONE ? len
-                 : stop <= b         ? b0
-                                     : b0 + prefix_bytes(data + b0, len - b0, stop - b);
-    *out = mk(NULL, data + b0, b1 - b0);
-    return NRT_OK;
-  }
-  int64_t n = nrt_str_len(data, len);
-  clamp_slice(n, &start, &stop);
-  int64_t b0 = cp_byte(data, len, n, start);
-  *out = mk(NULL, data + b0, cp_byte(data, len, n, stop) - b0);
+  int64_t b0, b1;
+  nrt_str_slice_range(data, len, start, stop, &b0, &b1);
+  *out = mk(NULL, data + b0, b1 - b0);
   return NRT_OK;
 }
 

@@ -1,6 +1,8 @@
 /* Unit tests of the str operations: Python's documented behaviour and edge cases, identity
  * results, allocation counts, error codes and messages. */
 #include "nrt/str.h"
+#include "nrt/unicode.h"
+#include "str/str_internal.h"
 #include "support/check.h"
 
 #define V(lit) nrt_str_view(lit, (int64_t)sizeof(lit) - 1)
@@ -355,6 +357,15 @@ static void test_replace(void) {
   CHECK_EQ_INT(nrt_str_replace_size("aaa", 3, "a", 1, "bb", 2, -1), 6);
 }
 
+/* The whitespace test of strip and split (with its range filter) is Python's str.isspace for
+ * every code point. */
+static void test_space_every_code_point(void) {
+  long wrong = 0;
+  for (uint32_t cp = 0; cp < 0x110000; cp++)
+    wrong += nrt_str_is_space_cp(cp) != nrt_uc_is_space(cp);
+  CHECK_EQ_INT(wrong, 0);
+}
+
 static void test_strip(void) {
   nrt_str r;
   nrt_str s = V(" \t\xe3\x80\x80 spam \xc2\x85\n");
@@ -573,6 +584,7 @@ int main(void) {
   test_search_long();
   test_replace();
   test_strip();
+  test_space_every_code_point();
   test_split();
   test_join_words();
   test_list_join();
