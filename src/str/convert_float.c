@@ -584,7 +584,7 @@ static int fmapped(const char *s, int64_t len, int64_t pos, int64_t *next) {
   int k;
   uint32_t cp = nrt_u8_dec(s + pos, &k);
   *next = pos + k;
-  if (cp != 0x7f && nrt_uc_is_space(cp))
+  if (nrt_str_is_space_cp(cp)) /* U+007F is none */
     return ' ';
   int d = cp == 0x7f ? -1 : nrt_uc_decimal_value(cp);
   return d >= 0 ? '0' + d : '?';

@@ -62,7 +62,7 @@ static int mapped_at(const struct cursor *c, int64_t pos, int64_t *next) {
   int k;
   uint32_t cp = nrt_u8_dec(c->s + pos, &k);
   *next = pos + k;
-  if (cp != 0x7f && nrt_uc_is_space(cp))
+  if (nrt_str_is_space_cp(cp)) /* U+007F is none */
     return ' ';
   int d = cp == 0x7f ? -1 : nrt_uc_decimal_value(cp);
   if (d >= 0)
