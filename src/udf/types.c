@@ -16,6 +16,7 @@
 #include "udf/exceptions.h"
 #include "udf/parse_consts.h"
 #include "udf/parse_format.h"
+#include "udf/result_kind.h"
 #include "udf/types.h"
 #include "udf/types_dict.h"
 #include "udf/types_funcs.h"
@@ -894,11 +895,12 @@ static udf_type check_comp(ck *c, udf_expr *e) {
   udf_type et = stop(c) ? UNKNOWN : check_expr(c, &e->u.comp.elt);
   c->nscope = saved;
   if (et == UNKNOWN || result == UNKNOWN) return UNKNOWN;
-  if (et == UDF_TY_INT || et == UDF_TY_FLOAT) return e->type = udf_type_make(UDF_TY_LIST, et, 0);
+  if (et == UDF_TY_INT || et == UDF_TY_FLOAT || et == UDF_TY_BOOL)
+    return e->type = udf_type_make(UDF_TY_LIST, et, 0);
   if (et != UDF_TY_STR) {
     if (!need_value(c, e->u.comp.elt, "a list of")) return UNKNOWN;
     return err(c, NRT_EUNSUPPORTED, e->u.comp.elt->loc,
-               "unsupported: lists of %s (only lists of str, int or float)", tn(et));
+               "unsupported: lists of %s (only lists of str, int, float or bool)", tn(et));
   }
   return e->type = UDF_TY_LIST_STR;
 }
@@ -913,7 +915,7 @@ static udf_type check_seq(ck *c, udf_expr *e) {
     }
     if (t != UDF_TY_STR) {
       all_str = false;
-      if (e->kind == UDF_E_LIST && (t == UDF_TY_INT || t == UDF_TY_FLOAT)) {
+      if (e->kind == UDF_E_LIST && (t == UDF_TY_INT || t == UDF_TY_FLOAT || t == UDF_TY_BOOL)) {
         if (i > 0 && e->u.seq.items[0]->type != t)
           return err(c, NRT_EUNSUPPORTED, e->u.seq.items[i]->loc,
                      "unsupported: a list mixing %s and %s (lists hold one type)",
@@ -923,7 +925,7 @@ static udf_type check_seq(ck *c, udf_expr *e) {
       if (e->kind == UDF_E_LIST) {
         if (!need_value(c, e->u.seq.items[i], "a list holding")) return UNKNOWN;
         return err(c, NRT_EUNSUPPORTED, e->u.seq.items[i]->loc,
-                   "unsupported: lists of %s (only lists of str, int or float)", tn(t));
+                   "unsupported: lists of %s (only lists of str, int, float or bool)", tn(t));
       }
     }
   }
@@ -2418,10 +2420,12 @@ static void check_stmt(ck *c, udf_stmt *s) {
       r = check_expr(c, &s->u.ret.value);
       if (r == UNKNOWN) break;
       if (!not_generator(c, s->u.ret.value, "returning")) break;
+      if (base(r) == UDF_TY_TUPLE && c->fn == c->m->entry)
+        r = udf_result_tuple_as_list(s->u.ret.value); /* (1, 2) -> list<int64> */
       if (base(r) == UDF_TY_TUPLE) {
         err(c, NRT_EUNSUPPORTED, s->u.ret.value->loc,
             "unsupported: returning a tuple of mixed types (a function may return a tuple of "
-            "str)");
+            "str, the UDF itself also a tuple of int or of float)");
         break;
       }
       if (!storable(r)) {
@@ -2541,10 +2545,10 @@ int udf_check_module(udf_diagctx *dc, udf_arena *a, udf_module *m, const char *e
   if (check_function(&root, f, param_types)) return dc->code;
   udf_type r = base(f->result);
   if (!(r == UDF_TY_NONE || r == UDF_TY_STR || r == UDF_TY_INT || r == UDF_TY_FLOAT ||
-        r == UDF_TY_BOOL || r == UDF_TY_LIST_STR || r == UDF_TY_TUPLE_STR))
+        r == UDF_TY_BOOL || udf_result_item_kind(f->result) != NRT_VALUE_NULL))
     return udf_diag_error(dc, NRT_EUNSUPPORTED, f->loc,
                           "unsupported: the UDF '%s' returns a %s; it must return a str, int, "
-                          "float, bool, a list or tuple of str, or None",
+                          "float, bool, a list or tuple of str, int or float, or None",
                           f->name, udf_type_name(f->result));
   return NRT_OK;
 }
