@@ -250,8 +250,10 @@ cg_val cg_mlist_builtin(cg *c, const udf_expr *e) {
       r = (cg_val){cg_call(c, "nrt_udf_rt_nlist_count", "l:pil", args, 3), UDF_TY_INT, false};
     } else if (b == UDF_BI_LIST_INDEX) {
       LLVMValueRef out = cg_scratch(c, c->i64, "index");
-      LLVMValueRef args[5] = {c->err, list.v, cg_i32(c, cg_nlist_kind(list.type)),
-                              bits_of(c, x), out};
+      /* A list of bool: compared as ints, named True/False in the ValueError. */
+      int kind = udf_type_param1(list.type) == UDF_TY_BOOL ? NRT_UDF_KEY_BOOL
+                                                           : cg_nlist_kind(list.type);
+      LLVMValueRef args[5] = {c->err, list.v, cg_i32(c, kind), bits_of(c, x), out};
       cg_check(c, cg_call(c, "nrt_udf_rt_nlist_index", "i:ppilL", args, 5));
       r = (cg_val){LLVMBuildLoad2(c->b, c->i64, out, ""), UDF_TY_INT, false};
     } else {

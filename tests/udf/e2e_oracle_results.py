@@ -134,6 +134,19 @@ case("lambda s: str(sum([c.isupper() for c in s]))", rows=ROWS,
 case("lambda s: max([c.isdigit() for c in s], default=False)", rows=ROWS,
      name="max of bools is a bool")
 
+case("lambda s: [c.isdigit() for c in s].index(True)", rows=ROWS,
+     name="index in a list of bool: ValueError 'True is not in list'")
+case("""def f(s):
+    flags = [c.isupper() for c in s]
+    if True in flags:
+        flags.remove(True)
+    return (flags.count(False), len(flags), int(flags == [False] * len(flags)))
+""", rows=ROWS, name="in, remove, count, == on a list of bool")
+case("lambda s: [c.isspace() for c in s][-1] if s else False", rows=ROWS,
+     name="an item of a list of bool is a bool")
+case("lambda s: [len(w) for w in s.split()].index(3)", rows=ROWS,
+     name="index in a list of int: ValueError '3 is not in list'")
+
 # --- mixing stays a compile error (checked in test_front_errors); here the numeric params
 case("""def f(a, b):
     return [a, b, a * b]

@@ -101,6 +101,23 @@ static void test_calls(void) {
     nrt_str_list_release(r.as.list);
     nrt_udf_free(u);
   }
+  /* Python's messages for items of a list of bool or int that are not there. */
+  static const char *const missing[][2] = {
+      {"lambda s: [c.isdigit() for c in s].index(True)", "True is not in list"},
+      {"lambda s: [c.isdigit() for c in s].index(False)", "False is not in list"},
+      {"lambda s: [len(w) for w in s.split()].index(-3)", "-3 is not in list"}};
+  for (int k = 0; k < 3; k++) {
+    nrt_udf *u = compile(missing[k][0]);
+    CHECK(u != NULL);
+    if (!u)
+      continue;
+    nrt_value arg = {.kind = NRT_VALUE_STR}, r;
+    arg.as.str = nrt_str_view(k == 1 ? "12" : "ab", 2);
+    struct nrt_error err = {0};
+    CHECK_EQ_INT(nrt_udf_call(u, &arg, &r, &err), NRT_EVALUE);
+    CHECK_EQ_STR(err.message, missing[k][1]);
+    nrt_udf_free(u);
+  }
   /* The encoding's two helpers are inverses. */
   nrt_value f = {.kind = NRT_VALUE_FLOAT64, .as.f64 = -0.0};
   nrt_str item = nrt_value_list_number(&f);
