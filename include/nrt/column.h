@@ -302,7 +302,10 @@ NRT_API int nrt_col_builder_append_list(nrt_col_builder *b, const nrt_str_list *
 
 /* The item builder of a list builder (borrowed: owned by b, valid until b's finish or abort;
  * NULL when b is not a list builder). Its appends add items to the row being built; never
- * finish or abort it. Its sticky error becomes b's at the next nrt_col_builder_end_list. */
+ * finish or abort it. Its sticky error becomes b's at the next nrt_col_builder_end_list. The
+ * managed strings it records count in b's nrt_col_builder_ref_count and are released by b's
+ * free pass (finish, abort, nrt_col_builder_free_pass); finish_keep_refs hands over only b's
+ * own, releasing the items' at once. */
 NRT_API nrt_col_builder *nrt_col_builder_list_items(nrt_col_builder *b);
 
 /* Appends one list row (list builders only, else sticky NRT_EINVAL) holding the items appended

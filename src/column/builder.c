@@ -615,12 +615,13 @@ enum nrt_col_type nrt_col_builder_type(const nrt_col_builder *b) {
 }
 
 size_t nrt_col_builder_ref_count(const nrt_col_builder *b) {
-  return b->n_refs;
+  return b->n_refs + (b->child ? b->child->n_refs : 0); /* a list's items count too */
 }
 
 void nrt_col_builder_free_pass(nrt_col_builder *b) {
   if (!b)
     return;
+  nrt_col_builder_free_pass(b->child); /* managed strings appended to a list's items */
   nrt_meminfo **refs = b->refs;
   size_t n = b->n_refs;
   b->n_refs = 0; /* the array is kept for the next batch */
@@ -630,6 +631,7 @@ void nrt_col_builder_free_pass(nrt_col_builder *b) {
 
 static void destroy(nrt_col_builder *b) {
   nrt_col_builder_abort(b->child);
+  b->child = NULL;
   nrt_col_builder_free_pass(b);
   nrt_free(b->refs, b->ref_cap * sizeof *b->refs);
   nrt_memblock_release(b->values.blk);

@@ -169,6 +169,35 @@ static void test_builder_errors(void) {
   CHECK(s == 0 && e == 1 && nrt_col_bool(nrt_col_list_child(col), 0));
   CHECK_EQ_INT(nrt_col_validate(col, NULL), NRT_OK);
   nrt_col_release(col);
+  /* Managed strings appended item by item to a list<utf8_view>: recorded, counted by the list
+   * builder, released by its free pass; the column keeps the bytes. */
+  CHECK_EQ_INT(nrt_col_builder_new_list(NRT_COL_UTF8_VIEW, 0, &b, NULL), NRT_OK);
+  nrt_str m;
+  CHECK_EQ_INT(nrt_str_new("a managed string of 30 bytes..", 30, &m, NULL), NRT_OK);
+  CHECK_EQ_INT(nrt_col_builder_append_str(nrt_col_builder_list_items(b), &m), NRT_OK);
+  CHECK_EQ_INT(nrt_col_builder_append_str(nrt_col_builder_list_items(b), &m), NRT_OK);
+  CHECK_EQ_INT(nrt_col_builder_end_list(b), NRT_OK);
+  CHECK_EQ_INT(nrt_col_builder_ref_count(b), 2);
+  CHECK_EQ_INT(m.mi->refct, 3);
+  nrt_col_builder_free_pass(b);
+  CHECK_EQ_INT(nrt_col_builder_ref_count(b), 0);
+  CHECK_EQ_INT(m.mi->refct, 1);
+  CHECK_EQ_INT(nrt_col_builder_append_str(nrt_col_builder_list_items(b), &m), NRT_OK);
+  CHECK_EQ_INT(nrt_col_builder_end_list(b), NRT_OK);
+  nrt_memblock *refs = NULL;
+  CHECK_EQ_INT(nrt_col_builder_finish_keep_refs(b, &col, &refs, NULL), NRT_OK);
+  CHECK(refs == NULL && m.mi->refct == 1); /* the items' references went at finish */
+  nrt_str_release(&m);
+  nrt_str x = nrt_col_str(nrt_col_list_child(col), 2);
+  CHECK(x.len == 30 && memcmp(x.data, "a managed string", 16) == 0);
+  nrt_col_release(col);
+  /* An aborted list builder releases its items' references too. */
+  CHECK_EQ_INT(nrt_col_builder_new_list(NRT_COL_UTF8, 0, &b, NULL), NRT_OK);
+  CHECK_EQ_INT(nrt_str_new("another managed one", 19, &m, NULL), NRT_OK);
+  CHECK_EQ_INT(nrt_col_builder_append_str(nrt_col_builder_list_items(b), &m), NRT_OK);
+  nrt_col_builder_abort(b);
+  CHECK_EQ_INT(m.mi->refct, 1);
+  nrt_str_release(&m);
   CHECK_NO_LEAK(before);
 }
 

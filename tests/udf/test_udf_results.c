@@ -131,8 +131,8 @@ static void test_applies(void) {
   struct check_live before = check_live_now();
   static const char *const srcs[] = {
       "lambda s: [len(w) for w in s.split()] if s.strip() else None",
-      "def f(s):\n    out = []\n    for w in s.split():\n        out.append(int(w))\n"
-      "    return sorted(out)\n",
+      ("def f(s):\n    out = []\n    for w in s.split():\n        out.append(int(w))\n"
+       "    return sorted(out)\n"),
       "lambda s: [len(w) / 4 for w in s.split()] + [1e16, -0.0]",
       "lambda s: (s.isalpha(), s.isupper(), s == '')"};
   static const enum nrt_col_type child[] = {NRT_COL_INT64, NRT_COL_INT64, NRT_COL_FLOAT64,
