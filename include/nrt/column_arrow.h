@@ -3,7 +3,8 @@
  * Formats: "u" utf8, "U" large_utf8, "vu" utf8_view, "l" int64, "g" float64, "b" bool, and
  * "+l" list with one child of format "u", "U", "vu", "l", "g" or "b" (its schema's
  * children[0], named "item"; the array's children[0]): a list column and its child column
- * (with its own validity: null items) are exported and imported together, each zero-copy. Other nested or dictionary types are not supported.
+ * (with its own validity: null items) are exported and imported together, each zero-copy.
+ * Other nested or dictionary types are not supported.
  *
  * Export: the ArrowArray's buffers point straight into the column's buffers (slices keep
  * their offset); the array holds a reference to the column, dropped by its release callback
@@ -173,8 +174,8 @@ NRT_API int nrt_col_import_arrow_flags(struct ArrowArray *array, const char *for
 
 /* Imports `array` described by `schema` (borrowed; not released), zero-copy, with flags as
  * nrt_col_import_arrow_flags: every format above, lists included. A "+l" array must have one
- * child array (schema->children[0] gives its format: a string, "l", "g" or "b") and two buffers (validity, int32
- * offsets); its offsets must start >= 0, never decrease and end inside the child array, and
+ * child array (schema->children[0] gives its format: a string, "l", "g" or "b") and two
+ * buffers (validity, int32 offsets); its offsets must start >= 0, never decrease and end inside the child array, and
  * the child is validated as an array of its own (a defect there is named "child: row N: ...").
  * The child array moves with its parent: the producer's release of the parent (which releases
  * the child) runs when the last column using either is gone. Errors as nrt_col_import_arrow,
