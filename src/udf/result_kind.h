@@ -24,6 +24,11 @@ static inline nrt_value_kind udf_result_item_kind(udf_type t) {
   }
 }
 
+/* The compile error for a tuple result whose items differ in type (no Arrow struct columns). */
+#define UDF_MIXED_TUPLE_RESULT                                                                 \
+  "unsupported: returning a tuple of mixed types (a function may return a tuple of str, the "  \
+  "UDF itself also a tuple of int, of float or of bool)"
+
 /* `return (a, b, ...)` in the UDF itself, a tuple display whose items all have one number type
  * (int, float or bool): the display becomes a list display of that type, since a tuple result is a
  * list column anyway. Returns the list type, or the tuple's own type when the items differ. */

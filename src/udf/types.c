@@ -57,6 +57,8 @@ typedef struct ck {
   bool guess_used;
   udf_type final_guess;
   const udf_expr *re_iterable; /* the re.finditer call being checked as an iterable */
+  const udf_expr *ret_expr; /* the value a `return` gives, or a branch of its conditional
+                             * expression: a tuple of numbers there is a list (result_kind.h) */
 } ck;
 
 #define UNKNOWN UDF_TY_UNKNOWN
@@ -959,12 +961,21 @@ static udf_type check_ifexp(ck *c, udf_expr *e) {
   int saved = c->nnarrowed;
   if (nv && !is_none) narrow(c, nv);
   if (tt != UNKNOWN) narrow_when(c, e->u.ifexp.test, true);
+  bool ret = e == c->ret_expr && c->fn == c->m->entry; /* `return (a, b) if t else None` */
+  if (ret) c->ret_expr = e->u.ifexp.body;
   udf_type bt = check_expr(c, &e->u.ifexp.body);
+  if (ret && base(bt) == UDF_TY_TUPLE) bt = udf_result_tuple_as_list(e->u.ifexp.body);
+  if (ret) c->ret_expr = e->u.ifexp.orelse;
   c->nnarrowed = saved;
+  if (ret && base(bt) == UDF_TY_TUPLE)
+    return err(c, NRT_EUNSUPPORTED, e->u.ifexp.body->loc, UDF_MIXED_TUPLE_RESULT);
   if (nv && is_none) narrow(c, nv);
   if (tt != UNKNOWN) narrow_when(c, e->u.ifexp.test, false);
   udf_type ot = check_expr(c, &e->u.ifexp.orelse);
+  if (ret && base(ot) == UDF_TY_TUPLE) ot = udf_result_tuple_as_list(e->u.ifexp.orelse);
   c->nnarrowed = saved;
+  if (ret && base(ot) == UDF_TY_TUPLE)
+    return err(c, NRT_EUNSUPPORTED, e->u.ifexp.orelse->loc, UDF_MIXED_TUPLE_RESULT);
   /* Inference passes take the known branch's type for the other, still unknown (a
    * recursive call's before its result is inferred: `'' if not s else f(s[1:]) + s[0]`); the
    * final pass checks both. */
@@ -2417,15 +2428,15 @@ static void check_stmt(ck *c, udf_stmt *s) {
   case UDF_S_RETURN: {
     udf_type r = UDF_TY_NONE;
     if (s->u.ret.value) {
+      c->ret_expr = s->u.ret.value;
       r = check_expr(c, &s->u.ret.value);
+      c->ret_expr = NULL;
       if (r == UNKNOWN) break;
       if (!not_generator(c, s->u.ret.value, "returning")) break;
       if (base(r) == UDF_TY_TUPLE && c->fn == c->m->entry)
         r = udf_result_tuple_as_list(s->u.ret.value); /* (1, 2) -> list<int64> */
       if (base(r) == UDF_TY_TUPLE) {
-        err(c, NRT_EUNSUPPORTED, s->u.ret.value->loc,
-            "unsupported: returning a tuple of mixed types (a function may return a tuple of "
-            "str, the UDF itself also a tuple of int or of float)");
+        err(c, NRT_EUNSUPPORTED, s->u.ret.value->loc, UDF_MIXED_TUPLE_RESULT);
         break;
       }
       if (!storable(r)) {

@@ -85,6 +85,20 @@ case("""def f(s):
         return None
     return [len(w) for w in s.split()]
 """, rows=ROWS, name="None on some paths: null rows")
+case("lambda s: (len(s), s.count(' ')) if s.strip() else None", rows=ROWS,
+     name="a tuple of ints or None in a conditional expression")
+case("lambda s: (s.isupper(), True) if len(s) > 3 else ((False, s == '') if s else None)",
+     rows=ROWS, name="nested conditional expressions of tuples of bools")
+case("""import re
+
+def f(s):
+    m = re.search(r"\\w+", s)
+    return (m.start(), m.end()) if m else None
+""", rows=ROWS, name="a match's span or None (the branch sees m narrowed)")
+case("""def f(s):
+    m = s.find(' ')
+    return (m, len(s) - m) if m >= 0 else [len(s)]
+""", rows=ROWS, name="a tuple in one branch, a list in the other")
 case("lambda s: [len(w) for w in s.split()] if s else None", rows=ROWS,
      name="conditional expression with None")
 case("lambda s: [len(w) for w in s.split()][::-1] + [0]", rows=ROWS, name="slice and concatenation")

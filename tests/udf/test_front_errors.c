@@ -202,7 +202,13 @@ static const bad semantic[] = {
      "unsupported: 'or' with operands of types str and int (its value would be of either type)"},
     {"def f(s):\n    return (s, len(s))\n", UNS, 2, 12,
      "unsupported: returning a tuple of mixed types (a function may return a tuple of str, "
-     "the UDF itself also a tuple of int or of float)"},
+     "the UDF itself also a tuple of int, of float or of bool)"},
+    {"def f(s):\n    return (s, 1) if s else None\n", UNS, 2, 12,
+     "unsupported: returning a tuple of mixed types (a function may return a tuple of str, "
+     "the UDF itself also a tuple of int, of float or of bool)"},
+    {"def f(s):\n    return None if s else (1, 2.5)\n", UNS, 2, 27,
+     "unsupported: returning a tuple of mixed types (a function may return a tuple of str, "
+     "the UDF itself also a tuple of int, of float or of bool)"},
     {"def f(s):\n    return list(s, s)\n", TYP, 2, 12, "list expected at most 1 argument, got 2"},
     {"def f(s):\n    return f'{s.split()}'\n", UNS, 2, 15, "unsupported: formatting a list in an f-string"},
     {"def f(s):\n    return 9223372036854775808\n", UNS, 2, 12,
