@@ -7,8 +7,10 @@
  *   NRT_COL_INT64       validity, int64 values[length]                          format "l"
  *   NRT_COL_FLOAT64     validity, double values[length]                         format "g"
  *   NRT_COL_BOOL        validity, bit-packed values (LSB first)                 format "b"
- *   NRT_COL_LIST        validity, int32 offsets[length+1] into one child string  format "+l"
- *                       column (list<utf8>, list<large_utf8> or list<utf8_view>)
+ *   NRT_COL_LIST        validity, int32 offsets[length+1] into one child column  format "+l"
+ *                       of a string layout, int64, float64 or bool (list<utf8>,
+ *                       list<large_utf8>, list<utf8_view>, list<int64>, list<double>,
+ *                       list<bool>); the child has its own validity (null items)
  * The validity bitmap is optional (NULL: no nulls); bit (offset + i) set = row i is valid.
  *
  * Ownership: every buffer lives in an nrt_memblock. A column is itself a reference-counted
@@ -44,7 +46,8 @@ enum nrt_col_type {
   NRT_COL_INT64 = 4,
   NRT_COL_FLOAT64 = 5,
   NRT_COL_BOOL = 6,
-  NRT_COL_LIST = 7 /* a list of strings per row (the child column holds the items) */
+  NRT_COL_LIST = 7 /* a list of strings, ints, floats or bools per row (the child column holds
+                    * the items) */
 };
 
 /* A short name ("utf8", "large_utf8", "utf8_view", "int64", "float64", "bool", "list"), or
@@ -161,12 +164,14 @@ static inline bool nrt_col_bool(const nrt_column *col, int64_t i) {
   return (((const uint8_t *)col->values.data)[p >> 3] >> (p & 7)) & 1;
 }
 
-/* The child string column of a list column (borrowed: valid while the caller holds a
- * reference to col; retain it to keep it longer). NULL for a column of another type. */
+/* The child column of a list column (borrowed: valid while the caller holds a reference to
+ * col; retain it to keep it longer): a string layout, INT64, FLOAT64 or BOOL. NULL for a
+ * column of another type. */
 NRT_API nrt_column *nrt_col_list_child(const nrt_column *col);
 
 /* The items of row i of a list column are rows [*start, *end) of its child column
- * (nrt_col_list_child; indices are the child's rows, so read them with nrt_col_str(child, k)).
+ * (nrt_col_list_child; indices are the child's rows, so read them with nrt_col_str(child, k),
+ * nrt_col_int64, nrt_col_float64 or nrt_col_bool after nrt_col_is_valid(child, k)).
  * A null row built by nrt has an empty range; an imported one may cover items (Arrow allows
  * it): test nrt_col_is_valid first. */
 static inline void nrt_col_list_range(const nrt_column *col, int64_t i, int64_t *start,
@@ -275,21 +280,39 @@ typedef struct nrt_col_builder nrt_col_builder;
 NRT_API int nrt_col_builder_new(enum nrt_col_type type, int64_t expected_rows,
                                 nrt_col_builder **out, struct nrt_error *err);
 
-/* Makes a builder of a list column whose items go to a child column of the string layout
- * `child_type` (NRT_COL_UTF8, NRT_COL_LARGE_UTF8 or NRT_COL_UTF8_VIEW). Rows are appended with
- * nrt_col_builder_append_list and nrt_col_builder_append_null; nrt_col_builder_type gives
- * NRT_COL_LIST. As nrt_col_builder_new otherwise (NRT_EINVAL for a child that is not a string
- * layout). */
+/* Makes a builder of a list column whose items go to a child column of type `child_type`: a
+ * string layout (NRT_COL_UTF8, NRT_COL_LARGE_UTF8, NRT_COL_UTF8_VIEW), NRT_COL_INT64,
+ * NRT_COL_FLOAT64 or NRT_COL_BOOL. A row is appended either whole (a list of str:
+ * nrt_col_builder_append_list) or item by item (any child type): append the row's items to
+ * the item builder (nrt_col_builder_list_items) with the appends of its type, nulls included,
+ * then nrt_col_builder_end_list. A null row is nrt_col_builder_append_null on the list builder.
+ * nrt_col_builder_type gives NRT_COL_LIST. As nrt_col_builder_new otherwise (NRT_EINVAL for
+ * another child type). */
 NRT_API int nrt_col_builder_new_list(enum nrt_col_type child_type, int64_t expected_rows,
                                      nrt_col_builder **out, struct nrt_error *err);
 
-/* Appends one list row to a list builder (else sticky NRT_EINVAL): the items' bytes are copied
+/* Appends one list row to a list builder whose items are strings (else sticky NRT_EINVAL): the
+ * items' bytes are copied
  * into the child column, so the builder keeps no reference to the list or its strings (the
  * caller keeps its own). A list must not be NULL (append a null row with
  * nrt_col_builder_append_null). More than INT32_MAX items in the column is sticky
  * NRT_ERANGE; the child's own errors (NRT_ERANGE for utf8 data above 2 GiB, NRT_ENOMEM) become
  * the builder's. */
 NRT_API int nrt_col_builder_append_list(nrt_col_builder *b, const nrt_str_list *list);
+
+/* The item builder of a list builder (borrowed: owned by b, valid until b's finish or abort;
+ * NULL when b is not a list builder). Its appends add items to the row being built; never
+ * finish or abort it. Its sticky error becomes b's at the next nrt_col_builder_end_list. The
+ * managed strings it records count in b's nrt_col_builder_ref_count and are released by b's
+ * free pass (finish, abort, nrt_col_builder_free_pass); finish_keep_refs hands over only b's
+ * own, releasing the items' at once. */
+NRT_API nrt_col_builder *nrt_col_builder_list_items(nrt_col_builder *b);
+
+/* Appends one list row (list builders only, else sticky NRT_EINVAL) holding the items appended
+ * to the item builder since the previous row (possibly none). The item builder's error becomes
+ * the builder's, prefixed with the row; more than INT32_MAX items in the column is sticky
+ * NRT_ERANGE. Returns the sticky status. */
+NRT_API int nrt_col_builder_end_list(nrt_col_builder *b);
 
 /* Appends a string (string builders only, else sticky NRT_EINVAL). A managed string is
  * retained and recorded until the free pass; the caller keeps its own reference. */

@@ -1,9 +1,10 @@
 /* nrt column <-> Arrow C Data Interface and C Stream Interface, zero-copy both ways.
  *
  * Formats: "u" utf8, "U" large_utf8, "vu" utf8_view, "l" int64, "g" float64, "b" bool, and
- * "+l" list with one child of a string format (its schema's children[0], named "item"; the
- * array's children[0]): a list column and its child column are exported and imported
- * together, each zero-copy. Other nested or dictionary types are not supported.
+ * "+l" list with one child of format "u", "U", "vu", "l", "g" or "b" (its schema's
+ * children[0], named "item"; the array's children[0]): a list column and its child column
+ * (with its own validity: null items) are exported and imported together, each zero-copy.
+ * Other nested or dictionary types are not supported.
  *
  * Export: the ArrowArray's buffers point straight into the column's buffers (slices keep
  * their offset); the array holds a reference to the column, dropped by its release callback
@@ -126,9 +127,10 @@ NRT_API int nrt_col_type_from_arrow_format(const char *format, enum nrt_col_type
 NRT_API int nrt_col_export_schema(enum nrt_col_type type, const char *name,
                                   struct ArrowSchema *out, struct nrt_error *err);
 
-/* As nrt_col_export_schema for a list column whose items have the string layout `child_type`
- * (its one child schema, "item", is released with *out). NRT_EINVAL when child_type is not a
- * string layout, NRT_ENOMEM. */
+/* As nrt_col_export_schema for a list column whose items have type `child_type` (its one
+ * child schema, "item", of format "u", "U", "vu", "l", "g" or "b", is released with *out).
+ * NRT_EINVAL when child_type is not a string layout, NRT_COL_INT64, NRT_COL_FLOAT64 or
+ * NRT_COL_BOOL; NRT_ENOMEM. */
 NRT_API int nrt_col_export_list_schema(enum nrt_col_type child_type, const char *name,
                                        struct ArrowSchema *out, struct nrt_error *err);
 
@@ -172,13 +174,13 @@ NRT_API int nrt_col_import_arrow_flags(struct ArrowArray *array, const char *for
 
 /* Imports `array` described by `schema` (borrowed; not released), zero-copy, with flags as
  * nrt_col_import_arrow_flags: every format above, lists included. A "+l" array must have one
- * child array (schema->children[0] gives its string format) and two buffers (validity, int32
- * offsets); its offsets must start >= 0, never decrease and end inside the child array, and
+ * child array (schema->children[0] gives its format: a string, "l", "g" or "b") and two
+ * buffers (validity, int32 offsets); its offsets must start >= 0, never decrease and end inside the child array, and
  * the child is validated as an array of its own (a defect there is named "child: row N: ...").
  * The child array moves with its parent: the producer's release of the parent (which releases
  * the child) runs when the last column using either is gone. Errors as nrt_col_import_arrow,
  * plus NRT_EINVAL for a NULL or released schema or a list schema without one child, and
- * NRT_EUNSUPPORTED for a dictionary or a list of non-strings. */
+ * NRT_EUNSUPPORTED for a dictionary or a list of another item type. */
 NRT_API int nrt_col_import_arrow_schema(struct ArrowArray *array,
                                         const struct ArrowSchema *schema, unsigned flags,
                                         nrt_column **out, struct nrt_error *err);
@@ -200,14 +202,14 @@ NRT_API void nrt_col_chunked_release(struct nrt_col_chunked *c);
 /* Exports n >= 0 columns of type `type` as a stream whose schema is that of `type` (so an
  * empty stream still has one): each get_next exports the next column (as
  * nrt_col_export_arrow), then the stream ends. The stream holds a reference to every column
- * until out->release. Lists: every column's items must have one layout, which the schema
+ * until out->release. Lists: every column's items must have one type, which the schema
  * names (utf8 for an empty stream). NRT_EINVAL when a column is not of `type` (or a list of
  * another item layout); NRT_ENOMEM. */
 NRT_API int nrt_col_export_stream(nrt_column *const *cols, size_t n, enum nrt_col_type type,
                                   struct ArrowArrayStream *out, struct nrt_error *err);
 
 /* Imports every array of `stream` into *out (chunks validated as nrt_col_import_arrow_schema
- * with the stream's schema, so streams of lists of strings are read too).
+ * with the stream's schema, so streams of lists are read too).
  * The stream is released in every case. On failure (a stream error with its get_last_error
  * message, a bad chunk naming its chunk index, row and defect, NRT_ENOMEM) *out is empty and
  * everything imported so far is released. */

@@ -27,6 +27,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "nrt/column.h"
 #include "nrt/core.h"
@@ -43,19 +44,24 @@ typedef enum nrt_value_kind {
   NRT_VALUE_INT64 = 2,   /* as.i64 */
   NRT_VALUE_FLOAT64 = 3, /* as.f64 */
   NRT_VALUE_BOOL = 4,    /* as.b */
-  NRT_VALUE_LIST = 5     /* as.list: a list of strings (results only) */
+  NRT_VALUE_LIST = 5     /* as.list: a list of strings, ints, floats or bools (results only;
+                          * item_kind says which) */
 } nrt_value_kind;
 
 /* One argument or result of a row function: a tagged union of fixed layout, so compiled code
  * can read and write it directly (LP64):
  *   offset 0   int32_t kind        an nrt_value_kind
- *   offset 4   int32_t reserved    zero
+ *   offset 4   int32_t item_kind   LIST: the items' kind (below), else zero
  *   offset 8   union as:
  *                nrt_str str       mi at 8, data at 16, len at 24
  *                int64_t i64       at 8
  *                double  f64       at 8
  *                bool    b         one byte at 8 (0 or 1)
  *                nrt_str_list *list  at 8 (never NULL for kind LIST)
+ * A list's items are nrt_str values in an nrt_str_list (nrt/str.h). item_kind 0 or
+ * NRT_VALUE_STR: strings. NRT_VALUE_INT64, NRT_VALUE_FLOAT64, NRT_VALUE_BOOL: numbers, one per
+ * item, held in the item's len field (the int64 itself, the double's bits, 0 or 1), with mi and
+ * data NULL (so releasing the list releases nothing else); nrt_value_list_item reads one.
  *   size 32, alignment 8.
  * Arguments are borrowed: a string argument is a view (mi == NULL) into the input column,
  * valid during the call. A string result may be a managed string that the result owns (one
@@ -65,7 +71,7 @@ typedef enum nrt_value_kind {
  * into the output column and releases the list (and with it the items it holds). */
 typedef struct nrt_value {
   int32_t kind;
-  int32_t reserved;
+  int32_t item_kind;
   union {
     nrt_str str;
     int64_t i64;
@@ -74,6 +80,31 @@ typedef struct nrt_value {
     nrt_str_list *list;
   } as;
 } nrt_value;
+
+/* Item k (0 <= k < list->len) of a list of numbers (item_kind NRT_VALUE_INT64, _FLOAT64 or
+ * _BOOL) as a value of that kind; and the item to store for a value v of such a kind. */
+static inline nrt_value nrt_value_list_item(const nrt_str_list *list, int32_t item_kind,
+                                            int64_t k) {
+  nrt_value v;
+  memset(&v, 0, sizeof v);
+  v.kind = item_kind;
+  int64_t bits = list->items[k].len;
+  if (item_kind == NRT_VALUE_FLOAT64)
+    memcpy(&v.as.f64, &bits, sizeof bits);
+  else if (item_kind == NRT_VALUE_BOOL)
+    v.as.b = bits != 0;
+  else
+    v.as.i64 = bits;
+  return v;
+}
+static inline nrt_str nrt_value_list_number(const nrt_value *v) {
+  nrt_str s = {NULL, NULL, 0};
+  if (v->kind == NRT_VALUE_FLOAT64)
+    memcpy(&s.len, &v->as.f64, sizeof s.len);
+  else
+    s.len = v->kind == NRT_VALUE_BOOL ? (int64_t)v->as.b : v->as.i64;
+  return s;
+}
 
 /* A row function (what the UDF JIT produces, or hand-written C).
  *  - ctx: the caller's context pointer from nrt_exec_apply, shared by every thread (so it must
@@ -92,9 +123,13 @@ typedef int (*nrt_row_fn)(void *ctx, const nrt_value *args, nrt_value *result,
 struct nrt_exec_options {
   /* The type every non-null result must have: NRT_VALUE_STR (the default when 0/NULL),
    * NRT_VALUE_INT64, NRT_VALUE_FLOAT64, NRT_VALUE_BOOL or NRT_VALUE_LIST (an NRT_COL_LIST
-   * output whose items have the layout string_type). A result of another kind is a
-   * TypeError (NRT_ETYPE) of that row. */
+   * output whose items are item_kind). A result of another kind (or a list of another item
+   * kind) is a TypeError (NRT_ETYPE) of that row. */
   nrt_value_kind result_kind;
+  /* With result_kind NRT_VALUE_LIST: the items' kind, NRT_VALUE_STR (the default, when 0: a
+   * list<string_type> output), NRT_VALUE_INT64 (list<int64>), NRT_VALUE_FLOAT64
+   * (list<double>) or NRT_VALUE_BOOL (list<bool>). */
+  nrt_value_kind item_kind;
   /* Layout of a string output (or of a list output's items): NRT_COL_UTF8_VIEW (the default,
    * when 0), NRT_COL_UTF8 or NRT_COL_LARGE_UTF8. utf8_view stitches chunks by their views,
    * so each result's bytes are copied exactly once (into its chunk); the contiguous layouts

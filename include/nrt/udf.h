@@ -83,9 +83,12 @@ NRT_API int nrt_udf_compile(const char *src, size_t len, const struct nrt_udf_op
 NRT_API void nrt_udf_free(nrt_udf *udf);
 
 /* Number of parameters, and the kind of a non-null result (NRT_VALUE_NULL for a UDF that
- * always returns None; NRT_VALUE_LIST for one returning a list or a tuple of str). */
+ * always returns None; NRT_VALUE_LIST for one returning a list or a tuple), and for a list
+ * result the kind of its items (NRT_VALUE_STR, NRT_VALUE_INT64, NRT_VALUE_FLOAT64 or
+ * NRT_VALUE_BOOL; NRT_VALUE_NULL for other results). */
 NRT_API int nrt_udf_nparams(const nrt_udf *udf);
 NRT_API nrt_value_kind nrt_udf_result_kind(const nrt_udf *udf);
+NRT_API nrt_value_kind nrt_udf_item_kind(const nrt_udf *udf);
 
 /* The compiled row function; its ctx argument is ignored (pass NULL). Valid until
  * nrt_udf_free. */
@@ -102,7 +105,8 @@ NRT_API const struct nrt_udf_compile_info *nrt_udf_info(const nrt_udf *udf);
 /* Calls the UDF on one row: args as for nrt_row_fn (borrowed), *result zero-initialised by
  * this function; a string result owns a reference (release it with nrt_str_release) or is a
  * view of an argument or of the UDF's literals; a list result (a list or tuple of str) owns a
- * reference to its list (release it with nrt_str_list_release). Returns NRT_OK or the Python
+ * reference to its list (release it with nrt_str_list_release; a list of numbers has
+ * result->item_kind set and its items encoded as nrt/exec.h says). Returns NRT_OK or the Python
  * exception's code with its message in err. */
 NRT_API int nrt_udf_call(const nrt_udf *udf, const nrt_value *args, nrt_value *result,
                          struct nrt_error *err);
@@ -124,8 +128,9 @@ struct nrt_udf_apply_options {
 };
 
 /* Applies the UDF to every row of `n` input columns (one per parameter) through
- * nrt_exec_apply. On success *out owns the output column (a UDF returning a list or a tuple of
- * str gives an NRT_COL_LIST column, tuples as lists). On a runtime error the result is the
+ * nrt_exec_apply. On success *out owns the output column (a UDF returning a list or a tuple
+ * gives an NRT_COL_LIST column, tuples as lists: list<string_type> for str items, list<int64>,
+ * list<double> or list<bool> for numbers). On a runtime error the result is the
  * exception's code with "row N: ExceptionName: message" in err; everything made is released.
  * info (may be NULL) receives what nrt_exec_apply reports. */
 NRT_API int nrt_udf_apply(const nrt_udf *udf, nrt_column *const *inputs, size_t n,

@@ -337,7 +337,8 @@ static int import_array(struct ArrowArray *a, const struct ArrowSchema *schema,
   } else {
     PyErr_Format(PyExc_TypeError,
                  "nrt: a column of Arrow format '%s' is not supported (string, large_string, "
-                 "string_view, integer, float, bool and list<string> columns are)",
+                 "string_view, integer, float, bool and list<string | int64 | double | bool> "
+                 "columns are)",
                  f);
   }
   if (a->release)

@@ -53,9 +53,10 @@ static int export_schema(enum nrt_col_type type, enum nrt_col_type child_type,
   const char *format = nrt_col_arrow_format(type);
   if (!format)
     return nrt_error_set(err, NRT_EINVAL, "export_schema: unknown column type %d", (int)type);
-  if (type == NRT_COL_LIST && !nrt_col_type_is_string(child_type))
+  if (type == NRT_COL_LIST && !nrt_col_list_item_type(child_type))
     return nrt_error_set(err, NRT_EINVAL, "export_schema: a list's child must be a string "
-                         "layout, not %s", nrt_col_type_name(child_type));
+                         "layout, int64, float64 or bool, not %s",
+                         nrt_col_type_name(child_type));
   size_t len = name ? strlen(name) : 0;
   size_t size = sizeof(struct schema_private) + len + 1;
   const struct nrt_allocator *a = nrt_default_allocator();
@@ -423,10 +424,11 @@ int nrt_col_schema_types(const struct ArrowSchema *schema, enum nrt_col_type *ty
     return nrt_error_set(err, NRT_EUNSUPPORTED, "dictionary-encoded arrays are not supported");
   struct nrt_error e = {0};
   if (nrt_col_type_from_arrow_format(item->format, child_type, &e) ||
-      !nrt_col_type_is_string(*child_type))
+      !nrt_col_list_item_type(*child_type))
     return nrt_error_set(err, NRT_EUNSUPPORTED,
-                         "a list of \"%.40s\" is not supported (only lists of strings: \"u\", "
-                         "\"U\", \"vu\")", item->format ? item->format : "(null)");
+                         "a list of \"%.40s\" is not supported (only lists of strings \"u\", "
+                         "\"U\", \"vu\", of int64 \"l\", of double \"g\" and of bool \"b\")",
+                         item->format ? item->format : "(null)");
   return NRT_OK;
 }
 

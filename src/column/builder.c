@@ -110,8 +110,10 @@ int nrt_col_builder_new(enum nrt_col_type type, int64_t expected_rows, nrt_col_b
 int nrt_col_builder_new_list(enum nrt_col_type child_type, int64_t expected_rows,
                              nrt_col_builder **out, struct nrt_error *err) {
   *out = NULL;
-  if (!nrt_col_type_is_string(child_type))
-    return nrt_error_set(err, NRT_EINVAL, "builder: a list's child must be a string layout, not %s",
+  if (!nrt_col_list_item_type(child_type))
+    return nrt_error_set(err, NRT_EINVAL,
+                         "builder: a list's child must be a string layout, int64, float64 or "
+                         "bool, not %s",
                          nrt_col_type_name(child_type));
   nrt_col_builder *b;
   int rc = make_builder(NRT_COL_LIST, expected_rows, &b, err);
@@ -444,30 +446,53 @@ int nrt_col_builder_append_str_move(nrt_col_builder *b, nrt_str *s) {
 
 /* ---------------------------------------------------------------- lists */
 
+nrt_col_builder *nrt_col_builder_list_items(nrt_col_builder *b) {
+  return b && b->type == NRT_COL_LIST ? b->child : NULL;
+}
+
+int nrt_col_builder_end_list(nrt_col_builder *b) {
+  if (b->status)
+    return b->status;
+  if (b->type != NRT_COL_LIST)
+    return colb_fail(b, NRT_EINVAL, "row %lld: a list row ended in a %s builder",
+                     (long long)b->length, nrt_col_type_name(b->type));
+  nrt_col_builder *items = b->child;
+  if (items->status)
+    return colb_fail(b, items->status, "row %lld: the list's items: %s", (long long)b->length,
+                     items->error.message);
+  if (items->length > INT32_MAX)
+    return colb_fail(b, NRT_ERANGE, "row %lld: a list column holds at most %d items (int32 "
+                     "offsets)", (long long)b->length, INT32_MAX);
+  if (colb_grow(b, &b->values, 4, 0, 0) || colb_mark_valid(b))
+    return b->status;
+  int32_t o = (int32_t)items->length;
+  memcpy(b->values.data + b->values.used, &o, 4);
+  b->values.used += 4;
+  b->length++;
+  return NRT_OK;
+}
+
 int nrt_col_builder_append_list(nrt_col_builder *b, const nrt_str_list *list) {
   if (b->status)
     return b->status;
   if (b->type != NRT_COL_LIST)
     return colb_fail(b, NRT_EINVAL, "row %lld: a list appended to a %s builder",
                      (long long)b->length, nrt_col_type_name(b->type));
+  if (!nrt_col_type_is_string(b->child->type))
+    return colb_fail(b, NRT_EINVAL, "row %lld: a list of str appended to a list of %s builder "
+                     "(append the items to nrt_col_builder_list_items)",
+                     (long long)b->length, nrt_col_type_name(b->child->type));
   if (!list)
     return colb_fail(b, NRT_EINVAL, "row %lld: NULL list (a null row is append_null)",
                      (long long)b->length);
   nrt_col_builder *items = b->child;
-  if (list->len > INT32_MAX - items->length)
+  if (list->len > INT32_MAX - items->length) /* before copying anything */
     return colb_fail(b, NRT_ERANGE, "row %lld: a list column holds at most %d items (int32 "
                      "offsets)", (long long)b->length, INT32_MAX);
-  if (colb_grow(b, &b->values, 4, 0, 0) || colb_mark_valid(b))
-    return b->status;
   for (int64_t k = 0; k < list->len; k++)
     if (nrt_col_builder_append_view(items, list->items[k].data, list->items[k].len))
-      return colb_fail(b, items->status, "row %lld: the list's items: %s", (long long)b->length,
-                       items->error.message);
-  int32_t o = (int32_t)items->length;
-  memcpy(b->values.data + b->values.used, &o, 4);
-  b->values.used += 4;
-  b->length++;
-  return NRT_OK;
+      break; /* end_list reports the items' error */
+  return nrt_col_builder_end_list(b);
 }
 
 /* ---------------------------------------------------------------- numbers */
@@ -590,12 +615,13 @@ enum nrt_col_type nrt_col_builder_type(const nrt_col_builder *b) {
 }
 
 size_t nrt_col_builder_ref_count(const nrt_col_builder *b) {
-  return b->n_refs;
+  return b->n_refs + (b->child ? b->child->n_refs : 0); /* a list's items count too */
 }
 
 void nrt_col_builder_free_pass(nrt_col_builder *b) {
   if (!b)
     return;
+  nrt_col_builder_free_pass(b->child); /* managed strings appended to a list's items */
   nrt_meminfo **refs = b->refs;
   size_t n = b->n_refs;
   b->n_refs = 0; /* the array is kept for the next batch */
@@ -605,6 +631,7 @@ void nrt_col_builder_free_pass(nrt_col_builder *b) {
 
 static void destroy(nrt_col_builder *b) {
   nrt_col_builder_abort(b->child);
+  b->child = NULL;
   nrt_col_builder_free_pass(b);
   nrt_free(b->refs, b->ref_cap * sizeof *b->refs);
   nrt_memblock_release(b->values.blk);

@@ -208,6 +208,36 @@ int nrt_col_slice(nrt_column *col, int64_t start, int64_t length, nrt_column **o
 
 /* ------------------------------------------------------------------ equality */
 
+static bool list_rows_equal(const nrt_column *a, int64_t i, const nrt_column *b, int64_t j);
+
+/* Whether two columns' types hold comparable values (strings across layouts). */
+static bool same_family(const nrt_column *a, const nrt_column *b) {
+  bool strings = nrt_col_type_is_string(a->type);
+  return strings ? nrt_col_type_is_string(b->type) : a->type == b->type;
+}
+
+/* Row i of a equals row j of b (same family; nulls equal nulls; floats bitwise or equal). */
+static bool cells_equal(const nrt_column *a, int64_t i, const nrt_column *b, int64_t j) {
+  bool va = nrt_col_is_valid(a, i), vb = nrt_col_is_valid(b, j);
+  if (va != vb)
+    return false;
+  if (!va)
+    return true;
+  switch (a->type) {
+  case NRT_COL_INT64: return nrt_col_int64(a, i) == nrt_col_int64(b, j);
+  case NRT_COL_FLOAT64: {
+    double x = nrt_col_float64(a, i), y = nrt_col_float64(b, j);
+    return x == y || memcmp(&x, &y, sizeof x) == 0;
+  }
+  case NRT_COL_BOOL: return nrt_col_bool(a, i) == nrt_col_bool(b, j);
+  case NRT_COL_LIST: return list_rows_equal(a, i, b, j);
+  default: {
+    nrt_str x = nrt_col_str(a, i), y = nrt_col_str(b, j);
+    return x.len == y.len && (!x.len || memcmp(x.data, y.data, (size_t)x.len) == 0);
+  }
+  }
+}
+
 /* Row i of list column a holds the same items as row j of list column b. */
 static bool list_rows_equal(const nrt_column *a, int64_t i, const nrt_column *b, int64_t j) {
   const nrt_column *ca = nrt_col_list_child(a), *cb = nrt_col_list_child(b);
@@ -216,54 +246,21 @@ static bool list_rows_equal(const nrt_column *a, int64_t i, const nrt_column *b,
   nrt_col_list_range(b, j, &sb, &eb);
   if (ea - sa != eb - sb)
     return false;
-  for (int64_t k = 0; k < ea - sa; k++) {
-    bool va = nrt_col_is_valid(ca, sa + k), vb = nrt_col_is_valid(cb, sb + k);
-    nrt_str x = nrt_col_str(ca, sa + k), y = nrt_col_str(cb, sb + k);
-    if (va != vb || x.len != y.len || (x.len && memcmp(x.data, y.data, (size_t)x.len) != 0))
+  if (ea > sa && !same_family(ca, cb))
+    return false;
+  for (int64_t k = 0; k < ea - sa; k++)
+    if (!cells_equal(ca, sa + k, cb, sb + k))
       return false;
-  }
   return true;
 }
 
 bool nrt_col_equal(const nrt_column *a, const nrt_column *b) {
   if (!a || !b)
     return a == b;
-  bool strings = nrt_col_type_is_string(a->type);
-  if (strings != nrt_col_type_is_string(b->type) || (!strings && a->type != b->type))
+  if (!same_family(a, b) || a->length != b->length || a->null_count != b->null_count)
     return false;
-  if (a->length != b->length || a->null_count != b->null_count)
-    return false;
-  for (int64_t i = 0; i < a->length; i++) {
-    bool va = nrt_col_is_valid(a, i), vb = nrt_col_is_valid(b, i);
-    if (va != vb)
+  for (int64_t i = 0; i < a->length; i++)
+    if (!cells_equal(a, i, b, i))
       return false;
-    if (!va)
-      continue;
-    switch (a->type) {
-    case NRT_COL_INT64:
-      if (nrt_col_int64(a, i) != nrt_col_int64(b, i))
-        return false;
-      break;
-    case NRT_COL_FLOAT64: {
-      double x = nrt_col_float64(a, i), y = nrt_col_float64(b, i);
-      if (x != y && memcmp(&x, &y, sizeof x) != 0)
-        return false;
-      break;
-    }
-    case NRT_COL_BOOL:
-      if (nrt_col_bool(a, i) != nrt_col_bool(b, i))
-        return false;
-      break;
-    case NRT_COL_LIST:
-      if (!list_rows_equal(a, i, b, i))
-        return false;
-      break;
-    default: {
-      nrt_str x = nrt_col_str(a, i), y = nrt_col_str(b, i);
-      if (x.len != y.len || (x.len && memcmp(x.data, y.data, (size_t)x.len) != 0))
-        return false;
-    }
-    }
-  }
   return true;
 }

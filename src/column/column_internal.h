@@ -15,6 +15,12 @@ enum {
   NRT_COL_SLOT_CHILD = NRT_COL_SLOT_DATA
 };
 
+/* Whether a list's items may have type t: a string layout, int64, float64 or bool. */
+static inline bool nrt_col_list_item_type(enum nrt_col_type t) {
+  return nrt_col_type_is_string(t) || t == NRT_COL_INT64 || t == NRT_COL_FLOAT64 ||
+         t == NRT_COL_BOOL;
+}
+
 /* Alignment of the buffers nrt allocates (Arrow's recommendation). */
 #define NRT_COL_BUFFER_ALIGN 64
 

@@ -119,8 +119,9 @@ static int check_list(const nrt_column *col, int64_t n, struct nrt_error *err) {
   const nrt_column *child = nrt_col_list_child(col);
   if (!child)
     return BAD(err, "the child column is missing");
-  if (!nrt_col_type_is_string(child->type))
-    return BAD(err, "the child column is %s, not a string layout", nrt_col_type_name(child->type));
+  if (!nrt_col_list_item_type(child->type))
+    return BAD(err, "the child column is %s, not a string layout, int64, float64 or bool",
+               nrt_col_type_name(child->type));
   if (n > 0) {
     const int32_t *o = (const int32_t *)col->values.data + col->offset;
     if (o[0] < 0)

@@ -44,6 +44,7 @@ struct apply_job {
   nrt_value_kind result_kind;
   enum nrt_col_type builder_type;
   enum nrt_col_type item_type; /* a list output's item layout */
+  nrt_value_kind item_kind;    /* a list output's items' kind (NRT_VALUE_STR for strings) */
   bool call_on_null;
   bool errors_as_null;
   bool discard_messages;
@@ -133,6 +134,27 @@ static inline bool load_args(const struct apply_job *job, int64_t i, nrt_value *
   return any_null;
 }
 
+/* Appends a list of numbers (nrt_value_list_item's encoding) as one row of a list builder
+ * whose items have the matching type. */
+static int append_number_list(const struct apply_job *job, nrt_col_builder *b,
+                              const nrt_str_list *list) {
+  nrt_col_builder *items = nrt_col_builder_list_items(b);
+  for (int64_t k = 0; k < list->len; k++) {
+    nrt_value v = nrt_value_list_item(list, job->item_kind, k);
+    int rc = job->item_kind == NRT_VALUE_INT64   ? nrt_col_builder_append_int64(items, v.as.i64)
+           : job->item_kind == NRT_VALUE_FLOAT64 ? nrt_col_builder_append_float64(items, v.as.f64)
+                                                 : nrt_col_builder_append_bool(items, v.as.b);
+    if (rc)
+      break; /* end_list reports it */
+  }
+  return nrt_col_builder_end_list(b);
+}
+
+/* The kind of a list value's items (0 means strings). */
+static nrt_value_kind list_item_kind(const nrt_value *r) {
+  return r->item_kind ? (nrt_value_kind)r->item_kind : NRT_VALUE_STR;
+}
+
 /* Stores one result into the builder (taking its own reference for a managed string) and
  * releases the function's reference. Returns NRT_ETYPE for a result of the wrong kind, else
  * the builder's status. */
@@ -145,7 +167,8 @@ static inline int store_result(const struct apply_job *job, nrt_col_builder *b, 
   }
   if (r->kind == NRT_VALUE_NULL)
     return nrt_col_builder_append_null(b);
-  if (r->kind != (int32_t)job->result_kind) {
+  if (r->kind != (int32_t)job->result_kind ||
+      (r->kind == NRT_VALUE_LIST && list_item_kind(r) != job->item_kind)) {
     if (r->kind == NRT_VALUE_STR)
       nrt_str_release(&r->as.str);
     else if (r->kind == NRT_VALUE_LIST)
@@ -158,7 +181,8 @@ static inline int store_result(const struct apply_job *job, nrt_col_builder *b, 
     nrt_mi_decref_inline(r->as.str.mi); /* the function's own reference (nrt_str_release) */
     return status;
   case NRT_VALUE_LIST: /* the items are copied: the list and its strings go at once */
-    status = nrt_col_builder_append_list(b, r->as.list);
+    status = job->item_kind == NRT_VALUE_STR ? nrt_col_builder_append_list(b, r->as.list)
+                                             : append_number_list(job, b, r->as.list);
     nrt_str_list_release(r->as.list);
     return status;
   case NRT_VALUE_INT64: return nrt_col_builder_append_int64(b, r->as.i64);
@@ -217,12 +241,17 @@ static inline int call_row(struct apply_job *job, struct apply_chunk *c, nrt_col
       nrt_error_discard_messages(false);
     if (rc == NRT_OK) {
       int kind = result.kind;
+      nrt_value_kind item = list_item_kind(&result);
       rc = store_result(job, b, &result);
       if (rc != NRT_ETYPE)
         return rc;
       char msg[128];
-      snprintf(msg, sizeof msg, "the row function returned %s, expected %s", kind_name(kind),
-               kind_name(job->result_kind));
+      if (kind == NRT_VALUE_LIST && job->result_kind == NRT_VALUE_LIST)
+        snprintf(msg, sizeof msg, "the row function returned a list of %s, expected a list of %s",
+                 kind_name(item), kind_name(job->item_kind));
+      else
+        snprintf(msg, sizeof msg, "the row function returned %s, expected %s", kind_name(kind),
+                 kind_name(job->result_kind));
       chunk_error(job, c, i, NRT_ETYPE, msg, 1);
       return ROW_STOPPED;
     }
@@ -385,10 +414,22 @@ static int check_inputs(nrt_column *const *inputs, size_t n_inputs, bool has_fn,
   return NRT_OK;
 }
 
+/* The list item type of items of kind k (0 when k is not an item kind). */
+static enum nrt_col_type item_type_of(nrt_value_kind k, enum nrt_col_type strings) {
+  switch (k) {
+  case NRT_VALUE_STR: return strings;
+  case NRT_VALUE_INT64: return NRT_COL_INT64;
+  case NRT_VALUE_FLOAT64: return NRT_COL_FLOAT64;
+  case NRT_VALUE_BOOL: return NRT_COL_BOOL;
+  default: return (enum nrt_col_type)0;
+  }
+}
+
 static int builder_type_for(const struct nrt_exec_options *o, nrt_value_kind *kind,
-                            enum nrt_col_type *type, enum nrt_col_type *item_type,
-                            struct nrt_error *err) {
+                            nrt_value_kind *item_kind, enum nrt_col_type *type,
+                            enum nrt_col_type *item_type, struct nrt_error *err) {
   *kind = o->result_kind ? o->result_kind : NRT_VALUE_STR;
+  *item_kind = o->item_kind ? o->item_kind : NRT_VALUE_STR;
   enum nrt_col_type strings = o->string_type ? o->string_type : NRT_COL_UTF8_VIEW;
   if ((*kind == NRT_VALUE_STR || *kind == NRT_VALUE_LIST) && !nrt_col_type_is_string(strings))
     return nrt_error_set(err, NRT_EINVAL, "apply: string_type %s is not a string layout",
@@ -397,7 +438,10 @@ static int builder_type_for(const struct nrt_exec_options *o, nrt_value_kind *ki
   case NRT_VALUE_STR: *type = strings; return NRT_OK;
   case NRT_VALUE_LIST:
     *type = NRT_COL_LIST;
-    *item_type = strings;
+    *item_type = item_type_of(*item_kind, strings);
+    if (!*item_type)
+      return nrt_error_set(err, NRT_EINVAL, "apply: item_kind %d is not a list item type",
+                           (int)*item_kind);
     return NRT_OK;
   case NRT_VALUE_INT64: *type = NRT_COL_INT64; return NRT_OK;
   case NRT_VALUE_FLOAT64: *type = NRT_COL_FLOAT64; return NRT_OK;
@@ -446,7 +490,8 @@ static int apply(nrt_column *const *inputs, size_t n_inputs, nrt_row_fn fn,
                           .call_on_null = o->call_on_null, .errors_as_null = o->errors_as_null,
                           .discard_messages = o->errors_as_null && o->discard_messages,
                           .rows = inputs[0]->length};
-  rc = builder_type_for(o, &job.result_kind, &job.builder_type, &job.item_type, err);
+  rc = builder_type_for(o, &job.result_kind, &job.item_kind, &job.builder_type, &job.item_type,
+                        err);
   if (rc)
     return rc;
   if (write && job.result_kind != NRT_VALUE_STR)

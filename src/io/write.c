@@ -163,9 +163,39 @@ static void scratch_put(struct io_out *o, const char *p, size_t n) {
   }
 }
 
-/* Python's str() of a list row into the scratch text: ['a', 'b'] (None for a null item). */
+/* Item k of a list's int64, float64 or bool child as text in buf (at least
+ * NRT_STR_DOUBLE_MAX_BYTES and 24 bytes): Python's repr (1, 2.5, 1e+16, inf, True) for text
+ * and csv; for jsonl the same numbers (a float's repr is a JSON number), true / false, and null
+ * for nan and infinities, which JSON cannot write. Returns its length. */
+static size_t number_text(const nrt_column *items, int64_t k, bool json, char *buf) {
+  switch (items->type) {
+  case NRT_COL_INT64:
+    return (size_t)snprintf(buf, 24, "%" PRId64, nrt_col_int64(items, k));
+  case NRT_COL_FLOAT64: {
+    double v = nrt_col_float64(items, k);
+    if (json && (v != v || v - v != 0)) {
+      memcpy(buf, "null", 4);
+      return 4;
+    }
+    return (size_t)nrt_str_from_double_into(v, buf);
+  }
+  default: {
+    bool b = nrt_col_bool(items, k);
+    const char *t = json ? (b ? "true" : "false") : (b ? "True" : "False");
+    size_t n = strlen(t);
+    memcpy(buf, t, n);
+    return n;
+  }
+  }
+}
+
+#define NUMBER_TEXT_BYTES (NRT_STR_DOUBLE_MAX_BYTES > 24 ? NRT_STR_DOUBLE_MAX_BYTES : 24)
+
+/* Python's str() of a list row into the scratch text: ['a', 'b'], [1, 2.5, True] (None for a
+ * null item). */
 static void list_repr(struct io_out *o, const nrt_column *col, int64_t i) {
   const nrt_column *items = nrt_col_list_child(col);
+  bool strings = nrt_col_type_is_string(items->type);
   int64_t start, end;
   nrt_col_list_range(col, i, &start, &end);
   o->scratch_len = 0;
@@ -175,21 +205,25 @@ static void list_repr(struct io_out *o, const nrt_column *col, int64_t i) {
       scratch_put(o, ", ", 2);
     if (!nrt_col_is_valid(items, k)) {
       scratch_put(o, "None", 4);
-      continue;
+    } else if (strings) {
+      nrt_str s = nrt_col_str(items, k);
+      char *at = scratch_room(o, (size_t)nrt_str_repr_size(s.data, s.len));
+      if (at)
+        o->scratch_len += (size_t)nrt_str_repr_into(s.data, s.len, at);
+    } else {
+      char buf[NUMBER_TEXT_BYTES];
+      scratch_put(o, buf, number_text(items, k, false, buf));
     }
-    nrt_str s = nrt_col_str(items, k);
-    char *at = scratch_room(o, (size_t)nrt_str_repr_size(s.data, s.len));
-    if (at)
-      o->scratch_len += (size_t)nrt_str_repr_into(s.data, s.len, at);
   }
   scratch_put(o, "]", 1);
 }
 
-/* A list row: a JSON array of strings (null for a null item), or its repr (a CSV field). */
+/* A list row: a JSON array (null for a null item), or its str() (a CSV field). */
 static void put_list(struct io_out *o, const nrt_column *col, int64_t i,
                      enum nrt_io_format format) {
   if (format == NRT_IO_JSONL) {
     const nrt_column *items = nrt_col_list_child(col);
+    bool strings = nrt_col_type_is_string(items->type);
     int64_t start, end;
     nrt_col_list_range(col, i, &start, &end);
     out_char(o, '[');
@@ -198,10 +232,13 @@ static void put_list(struct io_out *o, const nrt_column *col, int64_t i,
         out_put(o, ", ", 2);
       if (!nrt_col_is_valid(items, k)) {
         out_put(o, "null", 4);
-        continue;
+      } else if (strings) {
+        nrt_str s = nrt_col_str(items, k);
+        put_json_string(o, s.data, (size_t)s.len);
+      } else {
+        char buf[NUMBER_TEXT_BYTES];
+        out_put(o, buf, number_text(items, k, true, buf));
       }
-      nrt_str s = nrt_col_str(items, k);
-      put_json_string(o, s.data, (size_t)s.len);
     }
     out_char(o, ']');
     return;

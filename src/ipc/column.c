@@ -407,7 +407,7 @@ static int read_nodes(const void *handle, size_t len, const struct ipc_wire_head
     at += sizeof *wc;
     if (wc->type < NRT_COL_UTF8 || wc->type > NRT_COL_LIST)
       return nrt_error_set(err, NRT_EINVAL, "column handle of unknown type %d", wc->type);
-    if (*n_nodes && !nrt_col_type_is_string((enum nrt_col_type)wc->type))
+    if (*n_nodes && !nrt_col_list_item_type((enum nrt_col_type)wc->type))
       return nrt_error_set(err, NRT_EINVAL, "column handle: a list of %s items",
                            nrt_col_type_name((enum nrt_col_type)wc->type));
     if (wc->n_variadic < 0 || (wc->n_variadic && wc->type != NRT_COL_UTF8_VIEW))

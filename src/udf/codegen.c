@@ -6,6 +6,7 @@
 #include "nrt/exec.h"
 #include "nrt/str.h"
 #include "udf/codegen_internal.h"
+#include "udf/result_kind.h"
 #include "udf/types_re.h"
 
 /* ------------------------------------------------------------------ variables */
@@ -876,7 +877,8 @@ static void emit_row(cg *c, const udf_func *f) {
   case UDF_TY_FLOAT: kind = NRT_VALUE_FLOAT64; break;
   case UDF_TY_BOOL: kind = NRT_VALUE_BOOL; break;
   case UDF_TY_LIST_STR:
-  case UDF_TY_TUPLE_STR: kind = NRT_VALUE_LIST; break;
+  case UDF_TY_TUPLE_STR:
+  case UDF_TY_LIST: kind = NRT_VALUE_LIST; break;
   default: kind = NRT_VALUE_NULL; break;
   }
   if (kind == NRT_VALUE_LIST) {
@@ -898,8 +900,13 @@ static void emit_row(cg *c, const udf_func *f) {
     LLVMBuildStore(c->b, cg_i32(c, kind), kindp);
     if (b == UDF_TY_BOOL)
       val = LLVMBuildZExt(c->b, val, c->i8, "");
-    if (kind == NRT_VALUE_LIST)
+    if (kind == NRT_VALUE_LIST) {
       val = cg_list_of(c, r);
+      int item = (int)udf_result_item_kind(f->result); /* nrt_value.item_kind, offset 4 */
+      if (item != NRT_VALUE_STR)
+        LLVMBuildStore(c->b, cg_i32(c, item), LLVMBuildGEP2(c->b, c->i32, kindp,
+                                                           (LLVMValueRef[]){cg_i64(c, 1)}, 1, ""));
+    }
     LLVMTypeRef vt = LLVMTypeOf(val);
     LLVMBuildStore(c->b, val, LLVMBuildBitCast(c->b, valp, LLVMPointerType(vt, 0), ""));
   }

@@ -6,15 +6,29 @@
 #include "udf/codegen_internal.h"
 #include "udf/runtime.h"
 
+/* Lists of bool (issue 14's list results) hold 0 or 1 and compare and sort as ints. */
 int cg_nlist_kind(udf_type list) {
   return udf_type_param1(list) == UDF_TY_FLOAT ? NRT_UDF_KEY_FLOAT : NRT_UDF_KEY_INT;
 }
 
 static bool is_nlist(udf_type t) { return udf_type_base(t) == UDF_TY_LIST; }
 
-/* The bits of an int or float as an i64. */
+/* The bits of an int, float or bool as an i64. */
 static LLVMValueRef bits_of(cg *c, cg_val v) {
-  return udf_type_base(v.type) == UDF_TY_FLOAT ? LLVMBuildBitCast(c->b, v.v, c->i64, "") : v.v;
+  switch (udf_type_base(v.type)) {
+  case UDF_TY_FLOAT: return LLVMBuildBitCast(c->b, v.v, c->i64, "");
+  case UDF_TY_BOOL: return LLVMBuildZExt(c->b, v.v, c->i64, "");
+  default: return v.v;
+  }
+}
+
+/* A number of type elem from its bits (bits_of's inverse). */
+static LLVMValueRef from_bits(cg *c, LLVMValueRef b, udf_type elem) {
+  switch (udf_type_base(elem)) {
+  case UDF_TY_FLOAT: return LLVMBuildBitCast(c->b, b, c->f64, "");
+  case UDF_TY_BOOL: return LLVMBuildICmp(c->b, LLVMIntNE, b, cg_i64(c, 0), "");
+  default: return b;
+  }
 }
 
 LLVMValueRef cg_item_ptr(cg *c, cg_val v) {
@@ -25,8 +39,7 @@ LLVMValueRef cg_item_ptr(cg *c, cg_val v) {
 }
 
 cg_val cg_nlist_unbox(cg *c, LLVMValueRef item, udf_type elem) {
-  LLVMValueRef b = cg_str_len(c, item);
-  cg_val v = {elem == UDF_TY_FLOAT ? LLVMBuildBitCast(c->b, b, c->f64, "") : b, elem, false};
+  cg_val v = {from_bits(c, cg_str_len(c, item), elem), elem, false};
   return v;
 }
 
@@ -183,8 +196,7 @@ static cg_val keyed(cg *c, const udf_expr *e) {
     LLVMValueRef all[6] = {c->err, list.v, kind, cg_i32(c, b == UDF_BI_MAX_KEY), dflt, out};
     cg_check(c, cg_call(c, "nrt_udf_rt_nlist_pick", "i:ppiiLL", all, 6));
     LLVMValueRef bits = LLVMBuildLoad2(c->b, c->i64, out, "");
-    r = (cg_val){e->type == UDF_TY_FLOAT ? LLVMBuildBitCast(c->b, bits, c->f64, "") : bits,
-                 e->type, false};
+    r = (cg_val){from_bits(c, bits, e->type), e->type, false};
   } else {
     LLVMValueRef args[5] = {c->err, list.v, keys.v, cg_i32(c, b == UDF_BI_MAX_KEY),
                             a[2] ? cg_item_ptr(c, third) : LLVMConstNull(c->strp)};
@@ -221,8 +233,7 @@ cg_val cg_mlist_builtin(cg *c, const udf_expr *e) {
     rt_do(c, "nrt_udf_rt_nlist_sum", "i:ppiL", args, 3);
     cg_release(c, l);
     LLVMValueRef bits = LLVMBuildLoad2(c->b, c->i64, out, "");
-    cg_val r = {e->type == UDF_TY_FLOAT ? LLVMBuildBitCast(c->b, bits, c->f64, "") : bits,
-                e->type, false};
+    cg_val r = {from_bits(c, bits, e->type), e->type, false};
     return r;
   }
   cg_val v = {NULL, UDF_TY_NONE, false};
@@ -239,8 +250,10 @@ cg_val cg_mlist_builtin(cg *c, const udf_expr *e) {
       r = (cg_val){cg_call(c, "nrt_udf_rt_nlist_count", "l:pil", args, 3), UDF_TY_INT, false};
     } else if (b == UDF_BI_LIST_INDEX) {
       LLVMValueRef out = cg_scratch(c, c->i64, "index");
-      LLVMValueRef args[5] = {c->err, list.v, cg_i32(c, cg_nlist_kind(list.type)),
-                              bits_of(c, x), out};
+      /* A list of bool: compared as ints, named True/False in the ValueError. */
+      int kind = udf_type_param1(list.type) == UDF_TY_BOOL ? NRT_UDF_KEY_BOOL
+                                                           : cg_nlist_kind(list.type);
+      LLVMValueRef args[5] = {c->err, list.v, cg_i32(c, kind), bits_of(c, x), out};
       cg_check(c, cg_call(c, "nrt_udf_rt_nlist_index", "i:ppilL", args, 5));
       r = (cg_val){LLVMBuildLoad2(c->b, c->i64, out, ""), UDF_TY_INT, false};
     } else {

@@ -128,7 +128,8 @@ int32_t nrt_udf_rt_mlist_copy(struct nrt_error *err, nrt_meminfo *src, nrt_memin
 int32_t nrt_udf_rt_mlist_imul(struct nrt_error *err, nrt_meminfo *list, int64_t n);
 /* Keys of sort/sorted/min/max (runtime_sortkeys.c): a refcounted array of up to cap keys of
  * one kind, filled in item order by the compiled key loop. */
-enum { NRT_UDF_KEY_INT, NRT_UDF_KEY_FLOAT, NRT_UDF_KEY_STR };
+enum { NRT_UDF_KEY_INT, NRT_UDF_KEY_FLOAT, NRT_UDF_KEY_STR,
+       NRT_UDF_KEY_BOOL /* nrt_udf_rt_nlist_index of a list of bool only */ };
 int32_t nrt_udf_rt_keys_new(struct nrt_error *err, int64_t cap, int32_t kind,
                             nrt_meminfo **out);
 void nrt_udf_rt_keys_add_int(nrt_meminfo *keys, int64_t v);

@@ -2,6 +2,7 @@
  * append, insert, pop, slicing, +, * and the rest are shared), each item an nrt_str with no
  * owner and no data whose len holds the number's bits (an int64, or a double bit for bit).
  * Here: what compares numbers (count, index, remove, `in`), sum() and list(range(...)). */
+#include <stdio.h>
 #include <string.h>
 
 #include "nrt/str.h"
@@ -37,11 +38,13 @@ int64_t nrt_udf_rt_nlist_count(nrt_meminfo *list, int32_t kind, int64_t bits) {
 
 int32_t nrt_udf_rt_nlist_index(struct nrt_error *err, nrt_meminfo *list, int32_t kind,
                                int64_t bits, int64_t *out) {
-  *out = find(list_of(list), kind, bits);
+  *out = find(list_of(list), kind == NRT_UDF_KEY_BOOL ? NRT_UDF_KEY_INT : kind, bits);
   if (*out >= 0)
     return NRT_OK;
   char buf[64];
-  if (kind == NRT_UDF_KEY_INT)
+  if (kind == NRT_UDF_KEY_BOOL)
+    snprintf(buf, sizeof buf, "%s", bits ? "True" : "False");
+  else if (kind == NRT_UDF_KEY_INT)
     buf[nrt_str_from_int64_into(bits, buf)] = '\0';
   else
     buf[nrt_str_from_double_into(as_float(bits), buf)] = '\0';

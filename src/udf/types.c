@@ -16,6 +16,7 @@
 #include "udf/exceptions.h"
 #include "udf/parse_consts.h"
 #include "udf/parse_format.h"
+#include "udf/result_kind.h"
 #include "udf/types.h"
 #include "udf/types_dict.h"
 #include "udf/types_funcs.h"
@@ -56,6 +57,8 @@ typedef struct ck {
   bool guess_used;
   udf_type final_guess;
   const udf_expr *re_iterable; /* the re.finditer call being checked as an iterable */
+  const udf_expr *ret_expr; /* the value a `return` gives, or a branch of its conditional
+                             * expression: a tuple of numbers there is a list (result_kind.h) */
 } ck;
 
 #define UNKNOWN UDF_TY_UNKNOWN
@@ -894,11 +897,12 @@ static udf_type check_comp(ck *c, udf_expr *e) {
   udf_type et = stop(c) ? UNKNOWN : check_expr(c, &e->u.comp.elt);
   c->nscope = saved;
   if (et == UNKNOWN || result == UNKNOWN) return UNKNOWN;
-  if (et == UDF_TY_INT || et == UDF_TY_FLOAT) return e->type = udf_type_make(UDF_TY_LIST, et, 0);
+  if (et == UDF_TY_INT || et == UDF_TY_FLOAT || et == UDF_TY_BOOL)
+    return e->type = udf_type_make(UDF_TY_LIST, et, 0);
   if (et != UDF_TY_STR) {
     if (!need_value(c, e->u.comp.elt, "a list of")) return UNKNOWN;
     return err(c, NRT_EUNSUPPORTED, e->u.comp.elt->loc,
-               "unsupported: lists of %s (only lists of str, int or float)", tn(et));
+               "unsupported: lists of %s (only lists of str, int, float or bool)", tn(et));
   }
   return e->type = UDF_TY_LIST_STR;
 }
@@ -913,7 +917,7 @@ static udf_type check_seq(ck *c, udf_expr *e) {
     }
     if (t != UDF_TY_STR) {
       all_str = false;
-      if (e->kind == UDF_E_LIST && (t == UDF_TY_INT || t == UDF_TY_FLOAT)) {
+      if (e->kind == UDF_E_LIST && (t == UDF_TY_INT || t == UDF_TY_FLOAT || t == UDF_TY_BOOL)) {
         if (i > 0 && e->u.seq.items[0]->type != t)
           return err(c, NRT_EUNSUPPORTED, e->u.seq.items[i]->loc,
                      "unsupported: a list mixing %s and %s (lists hold one type)",
@@ -923,7 +927,7 @@ static udf_type check_seq(ck *c, udf_expr *e) {
       if (e->kind == UDF_E_LIST) {
         if (!need_value(c, e->u.seq.items[i], "a list holding")) return UNKNOWN;
         return err(c, NRT_EUNSUPPORTED, e->u.seq.items[i]->loc,
-                   "unsupported: lists of %s (only lists of str, int or float)", tn(t));
+                   "unsupported: lists of %s (only lists of str, int, float or bool)", tn(t));
       }
     }
   }
@@ -957,12 +961,21 @@ static udf_type check_ifexp(ck *c, udf_expr *e) {
   int saved = c->nnarrowed;
   if (nv && !is_none) narrow(c, nv);
   if (tt != UNKNOWN) narrow_when(c, e->u.ifexp.test, true);
+  bool ret = e == c->ret_expr && c->fn == c->m->entry; /* `return (a, b) if t else None` */
+  if (ret) c->ret_expr = e->u.ifexp.body;
   udf_type bt = check_expr(c, &e->u.ifexp.body);
+  if (ret && base(bt) == UDF_TY_TUPLE) bt = udf_result_tuple_as_list(e->u.ifexp.body);
+  if (ret) c->ret_expr = e->u.ifexp.orelse;
   c->nnarrowed = saved;
+  if (ret && base(bt) == UDF_TY_TUPLE)
+    return err(c, NRT_EUNSUPPORTED, e->u.ifexp.body->loc, UDF_MIXED_TUPLE_RESULT);
   if (nv && is_none) narrow(c, nv);
   if (tt != UNKNOWN) narrow_when(c, e->u.ifexp.test, false);
   udf_type ot = check_expr(c, &e->u.ifexp.orelse);
+  if (ret && base(ot) == UDF_TY_TUPLE) ot = udf_result_tuple_as_list(e->u.ifexp.orelse);
   c->nnarrowed = saved;
+  if (ret && base(ot) == UDF_TY_TUPLE)
+    return err(c, NRT_EUNSUPPORTED, e->u.ifexp.orelse->loc, UDF_MIXED_TUPLE_RESULT);
   /* Inference passes take the known branch's type for the other, still unknown (a
    * recursive call's before its result is inferred: `'' if not s else f(s[1:]) + s[0]`); the
    * final pass checks both. */
@@ -2415,13 +2428,15 @@ static void check_stmt(ck *c, udf_stmt *s) {
   case UDF_S_RETURN: {
     udf_type r = UDF_TY_NONE;
     if (s->u.ret.value) {
+      c->ret_expr = s->u.ret.value;
       r = check_expr(c, &s->u.ret.value);
+      c->ret_expr = NULL;
       if (r == UNKNOWN) break;
       if (!not_generator(c, s->u.ret.value, "returning")) break;
+      if (base(r) == UDF_TY_TUPLE && c->fn == c->m->entry)
+        r = udf_result_tuple_as_list(s->u.ret.value); /* (1, 2) -> list<int64> */
       if (base(r) == UDF_TY_TUPLE) {
-        err(c, NRT_EUNSUPPORTED, s->u.ret.value->loc,
-            "unsupported: returning a tuple of mixed types (a function may return a tuple of "
-            "str)");
+        err(c, NRT_EUNSUPPORTED, s->u.ret.value->loc, UDF_MIXED_TUPLE_RESULT);
         break;
       }
       if (!storable(r)) {
@@ -2541,10 +2556,10 @@ int udf_check_module(udf_diagctx *dc, udf_arena *a, udf_module *m, const char *e
   if (check_function(&root, f, param_types)) return dc->code;
   udf_type r = base(f->result);
   if (!(r == UDF_TY_NONE || r == UDF_TY_STR || r == UDF_TY_INT || r == UDF_TY_FLOAT ||
-        r == UDF_TY_BOOL || r == UDF_TY_LIST_STR || r == UDF_TY_TUPLE_STR))
+        r == UDF_TY_BOOL || udf_result_item_kind(f->result) != NRT_VALUE_NULL))
     return udf_diag_error(dc, NRT_EUNSUPPORTED, f->loc,
                           "unsupported: the UDF '%s' returns a %s; it must return a str, int, "
-                          "float, bool, a list or tuple of str, or None",
+                          "float, bool, a list or tuple of str, int or float, or None",
                           f->name, udf_type_name(f->result));
   return NRT_OK;
 }

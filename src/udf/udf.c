@@ -15,6 +15,7 @@
 #include "udf/front.h"
 #include "udf/jit.h"
 #include "udf/re_compile.h"
+#include "udf/result_kind.h"
 #include "udf/runtime.h"
 #include "udf/runtime_dict.h"
 
@@ -24,6 +25,7 @@ struct nrt_udf {
   nrt_row_write_fn write; /* the write form of a str result, else NULL */
   int nparams;
   nrt_value_kind result_kind;
+  nrt_value_kind item_kind; /* a list result's items, else NRT_VALUE_NULL */
   bool names_exceptions; /* some `except ... as e` reads error messages */
   void **consts;         /* the constant dict/set displays the code points at */
   int nconsts;
@@ -54,7 +56,8 @@ static nrt_value_kind type_to_kind(udf_type t) {
   case UDF_TY_FLOAT: return NRT_VALUE_FLOAT64;
   case UDF_TY_BOOL: return NRT_VALUE_BOOL;
   case UDF_TY_LIST_STR:
-  case UDF_TY_TUPLE_STR: return NRT_VALUE_LIST; /* both are nrt_str_list values */
+  case UDF_TY_TUPLE_STR:
+  case UDF_TY_LIST: return NRT_VALUE_LIST; /* all are nrt_str_list values */
   default: return NRT_VALUE_NULL;
   }
 }
@@ -204,6 +207,7 @@ int nrt_udf_compile(const char *src, size_t len, const struct nrt_udf_options *o
   if (!rc) {
     u->nparams = o->nparams;
     u->result_kind = type_to_kind(mod->entry->result);
+    u->item_kind = udf_result_item_kind(mod->entry->result);
     u->names_exceptions = mod->names_exceptions;
     u->nconsts = mod->nconst_displays;
     rc = udf_dict_consts_build(mod, &u->consts, err);
@@ -233,6 +237,7 @@ void nrt_udf_free(nrt_udf *udf) {
 
 int nrt_udf_nparams(const nrt_udf *udf) { return udf->nparams; }
 nrt_value_kind nrt_udf_result_kind(const nrt_udf *udf) { return udf->result_kind; }
+nrt_value_kind nrt_udf_item_kind(const nrt_udf *udf) { return udf->item_kind; }
 nrt_row_fn nrt_udf_row_function(const nrt_udf *udf) { return udf->row; }
 nrt_row_write_fn nrt_udf_write_function(const nrt_udf *udf) { return udf->write; }
 const struct nrt_udf_compile_info *nrt_udf_info(const nrt_udf *udf) { return &udf->info; }
@@ -254,6 +259,7 @@ int nrt_udf_apply(const nrt_udf *udf, nrt_column *const *inputs, size_t n,
   struct nrt_exec_options eo;
   memset(&eo, 0, sizeof eo);
   eo.result_kind = udf->result_kind == NRT_VALUE_NULL ? NRT_VALUE_STR : udf->result_kind;
+  eo.item_kind = udf->item_kind;
   if (options) {
     eo.threads = options->threads;
     eo.errors_as_null = options->errors_as_null;

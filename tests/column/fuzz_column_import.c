@@ -2,7 +2,8 @@
  * the input (lengths, offset, null count, bitmap, offsets, views, bytes all fuzzed), sized
  * the way the C Data Interface guarantees (buffers as long as length + offset require, data
  * up to the last offset, variadic buffers of their stated sizes), and imports it. A list
- * array gets a fuzzed utf8 child array (its own length, offset, nulls, offsets and bytes).
+ * array gets a fuzzed child array of utf8, int64, float64 or bool (its own length, offset,
+ * nulls, offsets and bytes or values).
  * A rejected array must leave no trace; an accepted one is read row by row, converted,
  * concatenated and exported again, so every defect validation lets through shows up under
  * ASan. */
@@ -56,6 +57,11 @@ static void exercise(nrt_column *col) {
       int64_t start, end;
       nrt_col_list_range(col, i, &start, &end);
       for (int64_t k = start; k < end; k++) {
+        if (!nrt_col_type_is_string(items->type)) {
+          total += items->type == NRT_COL_BOOL ? nrt_col_bool(items, k)
+                                               : nrt_col_int64(items, k) & 1;
+          continue;
+        }
         nrt_str s = nrt_col_str(items, k);
         for (int64_t b = 0; b < s.len; b++)
           total += (unsigned char)s.data[b];
@@ -118,8 +124,10 @@ static void *fuzz_offsets(struct reader *r, int64_t end, size_t w) {
   return values;
 }
 
-/* A list array's child: a fuzzed utf8 array over the buffers in *c (freed by the caller). */
+/* A list array's child: a fuzzed utf8, int64, float64 or bool array over the buffers in *c
+ * (freed by the caller). */
 struct child {
+  enum nrt_col_type type;
   struct ArrowArray arr;
   const void *buffers[3];
   uint8_t validity[8];
@@ -127,22 +135,33 @@ struct child {
 };
 
 static void fuzz_child(struct reader *r, struct child *c) {
+  static const enum nrt_col_type types[4] = {NRT_COL_UTF8, NRT_COL_INT64, NRT_COL_FLOAT64,
+                                             NRT_COL_BOOL};
   memset(c, 0, sizeof *c);
+  c->type = types[next_byte(r) % 4];
   int64_t length = next_byte(r) % 60, offset = next_byte(r) % 4, end = length + offset;
   fill(r, c->validity, sizeof c->validity);
+  c->arr.length = length;
+  c->arr.offset = offset;
+  c->arr.null_count = -1;
+  c->arr.buffers = c->buffers;
+  c->arr.release = release_noop;
+  c->buffers[0] = next_byte(r) & 1 ? c->validity : NULL;
+  if (c->type != NRT_COL_UTF8) { /* numbers: the values are all there is */
+    size_t n = c->type == NRT_COL_BOOL ? (size_t)(end + 7) / 8 : (size_t)end * 8;
+    c->bytes = malloc(n ? n : 1);
+    fill(r, c->bytes, n);
+    c->buffers[1] = c->bytes;
+    c->arr.n_buffers = 2;
+    return;
+  }
   c->offsets = fuzz_offsets(r, end, 4);
   int32_t last = ((int32_t *)c->offsets)[end];
   c->bytes = malloc(last > 0 ? (size_t)last : 1);
   fill(r, c->bytes, last > 0 ? (size_t)last : 0);
-  c->buffers[0] = next_byte(r) & 1 ? c->validity : NULL;
   c->buffers[1] = c->offsets;
   c->buffers[2] = c->bytes;
-  c->arr.length = length;
-  c->arr.offset = offset;
-  c->arr.null_count = -1;
   c->arr.n_buffers = 3;
-  c->arr.buffers = c->buffers;
-  c->arr.release = release_noop;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -233,8 +252,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     arr.n_children = 1;
     arr.children = children;
   }
-  /* The schema: a list's items are utf8. */
-  struct ArrowSchema item = {.format = "u", .release = schema_noop};
+  /* The schema: a list's items have the child's type. */
+  struct ArrowSchema item = {.format = nrt_col_arrow_format(child.type ? child.type : NRT_COL_UTF8),
+                             .release = schema_noop};
   struct ArrowSchema *items[1] = {&item};
   struct ArrowSchema schema = {.format = nrt_col_arrow_format(type), .release = schema_noop};
   if (type == NRT_COL_LIST) {

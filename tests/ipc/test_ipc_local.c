@@ -263,6 +263,28 @@ static nrt_column *list_column(int64_t n) {
   return nrt_col_builder_finish(b, &c, NULL) ? NULL : c;
 }
 
+/* A list<float64> column: null rows, empty lists and null items. */
+static nrt_column *number_list_column(int64_t n) {
+  nrt_col_builder *b;
+  if (nrt_col_builder_new_list(NRT_COL_FLOAT64, n, &b, NULL))
+    return NULL;
+  for (int64_t i = 0; i < n; i++) {
+    if (i % 4 == 2) {
+      nrt_col_builder_append_null(b);
+      continue;
+    }
+    nrt_col_builder *items = nrt_col_builder_list_items(b);
+    for (int64_t k = 0; k < i % 4; k++)
+      if (k == 1)
+        nrt_col_builder_append_null(items);
+      else
+        nrt_col_builder_append_float64(items, (double)i / (double)(k + 1));
+    nrt_col_builder_end_list(b);
+  }
+  nrt_column *c;
+  return nrt_col_builder_finish(b, &c, NULL) ? NULL : c;
+}
+
 /* Exports col, imports it back and compares; returns the import (or NULL). */
 static nrt_column *roundtrip(nrt_column *col, unsigned flags) {
   size_t cap = nrt_ipc_column_handle_size(col), len = 0;
@@ -289,6 +311,7 @@ static void test_column_layouts(void) {
                         number_column(NRT_COL_FLOAT64, 77),
                         number_column(NRT_COL_BOOL, 1001),
                         list_column(400),
+                        number_list_column(300),
                         string_column(NRT_COL_UTF8, 0, 0)};
   for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++) {
     CHECK(cols[i] != NULL);

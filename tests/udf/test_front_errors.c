@@ -119,8 +119,8 @@ static const bad semantic[] = {
      "calling a method of a value of type str | None that may be None; such a value can only be "
      "returned, assigned or tested with 'is None'"},
     {"def f(s):\n    for c in 5:\n        pass\n    return s\n", TYP, 2, 14, "'int' object is not iterable"},
-    {"def f(s):\n    x = [True, False]\n    return s\n", UNS, 2, 10,
-     "unsupported: lists of bool (only lists of str, int or float)"},
+    {"def f(s):\n    x = [[1]]\n    return s\n", UNS, 2, 10,
+     "unsupported: lists of list (only lists of str, int, float or bool)"},
     {"def f(s):\n    return ''.join([len(c) for c in s])\n", UNS, 2, 20,
      "unsupported: joining a list of int (TypeError: sequence item 0: expected str instance, "
      "int found)"},
@@ -201,7 +201,14 @@ static const bad semantic[] = {
     {"def f(s):\n    return s or 1\n", UNS, 2, 17,
      "unsupported: 'or' with operands of types str and int (its value would be of either type)"},
     {"def f(s):\n    return (s, len(s))\n", UNS, 2, 12,
-     "unsupported: returning a tuple of mixed types (a function may return a tuple of str)"},
+     "unsupported: returning a tuple of mixed types (a function may return a tuple of str, "
+     "the UDF itself also a tuple of int, of float or of bool)"},
+    {"def f(s):\n    return (s, 1) if s else None\n", UNS, 2, 12,
+     "unsupported: returning a tuple of mixed types (a function may return a tuple of str, "
+     "the UDF itself also a tuple of int, of float or of bool)"},
+    {"def f(s):\n    return None if s else (1, 2.5)\n", UNS, 2, 27,
+     "unsupported: returning a tuple of mixed types (a function may return a tuple of str, "
+     "the UDF itself also a tuple of int, of float or of bool)"},
     {"def f(s):\n    return list(s, s)\n", TYP, 2, 12, "list expected at most 1 argument, got 2"},
     {"def f(s):\n    return f'{s.split()}'\n", UNS, 2, 15, "unsupported: formatting a list in an f-string"},
     {"def f(s):\n    return 9223372036854775808\n", UNS, 2, 12,

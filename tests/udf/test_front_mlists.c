@@ -43,8 +43,18 @@ static const bad cases[] = {
      "unsupported: enumerate() outside the iterable of a for loop or comprehension"},
     {XS "    return [1, 2.5]\n", UNS, 3, 16,
      "unsupported: a list mixing int and float (lists hold one type)"},
-    {XS "    return [1, 2]\n", UNS, 1, 1,
-     "unsupported: the UDF 'f' returns a list; it must return a str, int, float, bool, a list or tuple of str, or None"},
+    /* A list result shows an item's type: Python would keep [1, True] and [0.5, 1]. */
+    {XS "    ns = [1]\n    ns.append(True)\n    return s\n", UNS, 4, 15,
+     "unsupported: storing a value of type bool in a list of int (lists hold one type; convert "
+     "it first)"},
+    {XS "    fs = [0.5]\n    fs[0] = 1\n    return s\n", UNS, 4, 13,
+     "unsupported: storing a value of type int in a list of float (lists hold one type; convert "
+     "it first)"},
+    {XS "    ns = [1]\n    ns.insert(0, 2.5)\n    return s\n", UNS, 4, 18,
+     "unsupported: storing a value of type float in a list of int (lists hold one type; convert "
+     "it first)"},
+    {XS "    return [[1]]\n", UNS, 3, 13,
+     "unsupported: lists of list (only lists of str, int, float or bool)"},
     {XS "    ns = [1]\n    ns.append('a')\n    return s\n", UNS, 4, 15,
      "unsupported: a value of type str in a list of int (lists hold one type)"},
     {XS "    ns = [1]\n    ns.extend(xs)\n    return s\n", UNS, 4, 15,

@@ -3,7 +3,7 @@
  * and writes one JSON line per case:
  *   {"compile_error": "...", "code": "ParseError"}                         or
  *   {"results": [["ok", value] | ["err", "ValueError", "message"], ...],
- *    (a list or tuple of str result is a JSON array of strings)
+ *    (a list or tuple result is a JSON array of its items, numbers as scalars are)
  *    "apply": [value|null, ...], "balanced": true|false, "leaked": "..."}
  * Each row is run through nrt_udf_call (exceptions per row), then the whole column through
  * nrt_udf_apply with --errors null semantics on 2 threads (a str UDF in its write form, and
@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "nrt/column.h"
+#include "nrt/exec.h"
 #include "nrt/str.h"
 #include "nrt/udf.h"
 
@@ -27,6 +28,30 @@ static nrt_value_kind kind_of(const char *t) {
   if (strcmp(t, "bool") == 0)
     return NRT_VALUE_BOOL;
   return NRT_VALUE_STR;
+}
+
+static json_t *value_json(const nrt_value *v);
+
+/* Row k of a column as a value (borrowed; a null row gives kind NULL). */
+static nrt_value cell_value(const nrt_column *c, int64_t k) {
+  nrt_value v;
+  memset(&v, 0, sizeof v);
+  if (!nrt_col_is_valid(c, k))
+    return v;
+  if (nrt_col_type_is_string(c->type)) {
+    v.kind = NRT_VALUE_STR;
+    v.as.str = nrt_col_str(c, k);
+  } else if (c->type == NRT_COL_INT64) {
+    v.kind = NRT_VALUE_INT64;
+    v.as.i64 = nrt_col_int64(c, k);
+  } else if (c->type == NRT_COL_FLOAT64) {
+    v.kind = NRT_VALUE_FLOAT64;
+    v.as.f64 = nrt_col_float64(c, k);
+  } else if (c->type == NRT_COL_BOOL) {
+    v.kind = NRT_VALUE_BOOL;
+    v.as.b = nrt_col_bool(c, k);
+  }
+  return v;
 }
 
 static json_t *value_json(const nrt_value *v) {
@@ -42,9 +67,16 @@ static json_t *value_json(const nrt_value *v) {
   case NRT_VALUE_BOOL: return json_boolean(v->as.b);
   case NRT_VALUE_LIST: {
     json_t *arr = json_array();
-    for (int64_t i = 0; i < v->as.list->len; i++)
-      json_array_append_new(arr, json_stringn(v->as.list->items[i].data,
-                                              (size_t)v->as.list->items[i].len));
+    bool strings = v->item_kind == 0 || v->item_kind == NRT_VALUE_STR;
+    for (int64_t i = 0; i < v->as.list->len; i++) {
+      if (strings) {
+        json_array_append_new(arr, json_stringn(v->as.list->items[i].data,
+                                                (size_t)v->as.list->items[i].len));
+      } else {
+        nrt_value item = nrt_value_list_item(v->as.list, v->item_kind, i);
+        json_array_append_new(arr, value_json(&item));
+      }
+    }
     return arr;
   }
   default: return json_null();
@@ -58,9 +90,8 @@ static json_t *list_row_json(const nrt_column *c, int64_t i) {
   nrt_col_list_range(c, i, &start, &end);
   json_t *arr = json_array();
   for (int64_t k = start; k < end; k++) {
-    nrt_str s = nrt_col_str(items, k);
-    json_array_append_new(arr, nrt_col_is_valid(items, k) ? json_stringn(s.data, (size_t)s.len)
-                                                          : json_null());
+    nrt_value v = cell_value(items, k);
+    json_array_append_new(arr, value_json(&v));
   }
   return arr;
 }
@@ -111,27 +142,12 @@ static nrt_column *column_of(json_t *rows, size_t col, nrt_value_kind k) {
 static json_t *column_json(const nrt_column *c) {
   json_t *arr = json_array();
   for (int64_t i = 0; i < c->length; i++) {
-    nrt_value v;
-    memset(&v, 0, sizeof v);
-    bool null = !nrt_col_is_valid(c, i);
     if (c->type == NRT_COL_LIST) {
-      json_array_append_new(arr, null ? json_null() : list_row_json(c, i));
+      json_array_append_new(arr, nrt_col_is_valid(c, i) ? list_row_json(c, i) : json_null());
       continue;
     }
-    if (nrt_col_type_is_string(c->type)) {
-      v.kind = NRT_VALUE_STR;
-      v.as.str = nrt_col_str(c, i);
-    } else if (c->type == NRT_COL_INT64) {
-      v.kind = NRT_VALUE_INT64;
-      v.as.i64 = nrt_col_int64(c, i);
-    } else if (c->type == NRT_COL_FLOAT64) {
-      v.kind = NRT_VALUE_FLOAT64;
-      v.as.f64 = nrt_col_float64(c, i);
-    } else {
-      v.kind = NRT_VALUE_BOOL;
-      v.as.b = nrt_col_bool(c, i);
-    }
-    json_array_append_new(arr, null ? json_null() : value_json(&v));
+    nrt_value v = cell_value(c, i);
+    json_array_append_new(arr, value_json(&v));
   }
   return arr;
 }

@@ -134,7 +134,13 @@ end
 module Column = struct
   type t = R.column
   type kind = Utf8 | Large_utf8 | Utf8_view | Int64 | Float64 | Bool | List
-  type value = S of string | I of int | F of float | B of bool | L of string list
+  type value =
+    | S of string
+    | I of int
+    | F of float
+    | B of bool
+    | L of string list
+    | Ln of value option list
 
   let kinds =
     [ (Utf8, T.nrt_col_utf8); (Large_utf8, T.nrt_col_large_utf8);
@@ -195,7 +201,7 @@ module Column = struct
     let s, is_null = G.col_get_str c (i64 i) in
     if is_null then None else Some s
 
-  let value c k i =
+  let rec value c k i =
     if not (R.column_valid c i) then None
     else
       match k with
@@ -206,9 +212,12 @@ module Column = struct
       | List -> (
         match G.col_list_child c with
         | None -> failwith "Nrt.Column: a list column without items"
-        | Some child ->
+        | Some child -> (
           let a, b = R.column_list_range c i in
-          Some (L (List.init (b - a) (fun j -> Option.value (string_row child (a + j)) ~default:""))))
+          match kind child with
+          | Utf8 | Large_utf8 | Utf8_view ->
+            Some (L (List.init (b - a) (fun j -> Option.value (string_row child (a + j)) ~default:"")))
+          | ck -> Some (Ln (List.init (b - a) (fun j -> value child ck (a + j))))))
 
   (* Arrays first: lists of millions of rows would overflow List.map's stack. *)
   let to_values c =

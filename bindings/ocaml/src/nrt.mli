@@ -164,9 +164,16 @@ module Column : sig
   (** An immutable Arrow-layout column. *)
 
   type kind = Utf8 | Large_utf8 | Utf8_view | Int64 | Float64 | Bool | List
-  (** Arrow's string, large_string, string_view, int64, double, bool and list<string>. *)
+  (** Arrow's string, large_string, string_view, int64, double, bool and list (of strings,
+      int64, double or bool). *)
 
-  type value = S of string | I of int | F of float | B of bool | L of string list
+  type value =
+    | S of string
+    | I of int
+    | F of float
+    | B of bool
+    | L of string list  (** a list of strings (a null item reads as "") *)
+    | Ln of value option list  (** a list of int64, double or bool: I, F or B items, None for a null item *)
 
   val of_list : ?kind:kind -> string list -> t
   (** A string column ([kind] a string layout, Utf8 by default). Raises {!Invalid_utf8} with

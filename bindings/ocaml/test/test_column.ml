@@ -117,7 +117,17 @@ let lists () =
   let l = Nrt.Udf.apply u [ C.of_list [ "a,b"; ""; "c" ] ] in
   Alcotest.(check bool) "list kind" true (C.kind l = C.List);
   Alcotest.(check bool) "list values" true
-    (C.to_values l = [ Some (C.L [ "a"; "b" ]); Some (C.L [ "" ]); Some (C.L [ "c" ]) ])
+    (C.to_values l = [ Some (C.L [ "a"; "b" ]); Some (C.L [ "" ]); Some (C.L [ "c" ]) ]);
+  let n = Nrt.Udf.apply (Nrt.Udf.compile "lambda s: [len(w) for w in s.split(',')]")
+      [ C.of_list [ "a,bb"; "" ] ] in
+  Alcotest.(check bool) "list of int values" true
+    (C.to_values n = [ Some (C.Ln [ Some (C.I 1); Some (C.I 2) ]); Some (C.Ln [ Some (C.I 0) ]) ]);
+  let f = Nrt.Udf.apply (Nrt.Udf.compile "lambda s: (len(s) / 2, -0.5)") [ C.of_list [ "abc" ] ] in
+  Alcotest.(check bool) "tuple of floats" true
+    (C.to_values f = [ Some (C.Ln [ Some (C.F 1.5); Some (C.F (-0.5)) ]) ]);
+  let b = Nrt.Udf.apply (Nrt.Udf.compile "lambda s: [c.isupper() for c in s]") [ C.of_list [ "aB" ] ] in
+  Alcotest.(check bool) "list of bool values" true
+    (C.to_values b = [ Some (C.Ln [ Some (C.B false); Some (C.B true) ]) ])
 
 let tests =
   [ case "string columns" strings;
