@@ -102,6 +102,7 @@ int udf_re_set_add(udf_re_set **setp, const char *pat, size_t len, int flags, ch
     return -1;
   }
   r->flags = flags; /* the key: the flags as given */
+  r->all_flags = t.flags;
   r->ngroups = t.ngroups;
   memcpy(r->optional, t.optional, sizeof r->optional);
   r->index = set->n++;
@@ -109,4 +110,9 @@ int udf_re_set_add(udf_re_set **setp, const char *pat, size_t len, int flags, ch
   else set->first = r;
   set->last = r;
   return r->index;
+}
+
+int udf_re_set_error_code(const char *msg) {
+  if (strncmp(msg, "unsupported", 11) == 0) return NRT_EUNSUPPORTED;
+  return strcmp(msg, "out of memory") == 0 ? NRT_ENOMEM : NRT_EVALUE;
 }

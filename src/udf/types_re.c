@@ -146,7 +146,7 @@ static bool repl_function(udf_module *m, udf_arena *a, udf_expr **slots[5], cons
   int idx = udf_re_set_add(&m->res, pat->u.str.data, (size_t)pat->u.str.len, flags, msg,
                            sizeof msg);
   if (idx < 0)
-    return fail(er, strncmp(msg, "unsupported", 11) == 0 ? NRT_EUNSUPPORTED : NRT_EVALUE,
+    return fail(er, udf_re_set_error_code(msg),
                 pat->loc, "%s", msg), false;
   udf_expr *cur_name = udf_arena_alloc(a, sizeof *cur_name);
   udf_expr *cur = udf_arena_alloc(a, sizeof *cur);
@@ -187,10 +187,16 @@ bool udf_re_precheck(udf_module *m, udf_arena *a, udf_expr *e, const char *fn, u
     if (!bind_args(e, &subn, slots, er)) return false;
     return subn_as_tuple(a, e, er);
   }
-  if (strcmp(fn, "compile") == 0)
+  if (strcmp(fn, "compile") == 0) {
+    if (e->u.call.nargs && e->u.call.args[0]->kind != UDF_E_STR)
+      return fail(er, NRT_EUNSUPPORTED, e->u.call.args[0]->loc,
+                  "unsupported: a pattern that is not a string literal in re.compile "
+                  "(patterns are compiled once, when the UDF is compiled)"), false;
     return fail(er, NRT_EUNSUPPORTED, e->loc,
-                "unsupported: re.compile and pattern objects (pass the pattern literal to "
-                "re.match, re.sub, ...: it is compiled once per UDF)"), false;
+                "unsupported: a re.compile pattern object used as a value (bind it once, at "
+                "module level or at the top of the function, and call its methods: "
+                "P.search(s), P.sub(r, s), ...)"), false;
+  }
   const re_sig *s = sig_of(fn);
   if (!s) return fail(er, NRT_EUNSUPPORTED, e->loc, "unsupported: re.%s", fn), false;
   udf_expr **slots[5];
@@ -304,7 +310,7 @@ udf_type udf_re_check_call(udf_module *m, udf_arena *a, bool final, udf_expr *e,
     int idx = udf_re_set_add(&m->res, pat->u.str.data, (size_t)pat->u.str.len, flags, msg,
                              sizeof msg);
     if (idx < 0)
-      return fail(er, strncmp(msg, "unsupported", 11) == 0 ? NRT_EUNSUPPORTED : NRT_EVALUE,
+      return fail(er, udf_re_set_error_code(msg),
                   pat->loc, "%s", msg);
     if (idx > 0xffff) return fail(er, NRT_EUNSUPPORTED, pat->loc, "unsupported: over 65536 patterns");
     udf_re *re = udf_re_set_get(m->res, idx);
@@ -471,6 +477,77 @@ static udf_type span_as_tuple(udf_arena *a, udf_expr *e, udf_expr *recv, udf_re_
   return UDF_TY_UNKNOWN;
 }
 
+/* m.groupdict() becomes the dict display {'name': m.group('name'), ...} in the order of the
+ * groups, as CPython builds it; its use is then checked as any dict's. A named group that may
+ * not take part would make a None value, which dict values cannot hold: refused. */
+static udf_type groupdict_as_dict(udf_arena *a, udf_expr *e, udf_expr *recv, const udf_re *re,
+                                  udf_re_err *er) {
+  if (e->u.call.nargs > 1)
+    return fail(er, NRT_ETYPE, e->loc, "groupdict() takes at most 1 argument (%d given)",
+                e->u.call.nargs);
+  uint32_t count = 0, size = 0;
+  PCRE2_SPTR table = NULL;
+  pcre2_pattern_info(re->code, PCRE2_INFO_NAMECOUNT, &count);
+  pcre2_pattern_info(re->code, PCRE2_INFO_NAMEENTRYSIZE, &size);
+  pcre2_pattern_info(re->code, PCRE2_INFO_NAMETABLE, &table);
+  int n = (int)count;
+  udf_expr **keys = udf_arena_alloc(a, (size_t)(n ? n : 1) * sizeof *keys);
+  udf_expr **values = udf_arena_alloc(a, (size_t)(n ? n : 1) * sizeof *values);
+  if (!keys || !values) return fail(er, NRT_ENOMEM, e->loc, "out of memory");
+  int k = 0;
+  for (int g = 1; g <= re->ngroups; g++) /* the table is sorted by name: go by number */
+    for (int i = 0; i < n; i++) {
+      PCRE2_SPTR entry = table + (size_t)i * size;
+      if ((entry[0] << 8 | entry[1]) != g) continue;
+      if (re->optional[g])
+        return fail(er, NRT_EUNSUPPORTED, e->loc,
+                    "unsupported: m.groupdict() of a pattern whose group '%s' may not take "
+                    "part (a None value; use m.group('%s'), which may be None)",
+                    (const char *)entry + 2, (const char *)entry + 2);
+      const char *gname = (const char *)entry + 2;
+      udf_expr *key = udf_arena_alloc(a, sizeof *key);
+      udf_expr *arg = udf_arena_alloc(a, sizeof *arg);
+      udf_expr *attr = udf_arena_alloc(a, sizeof *attr);
+      udf_expr *call = udf_arena_alloc(a, sizeof *call);
+      udf_expr **args = udf_arena_alloc(a, sizeof *args);
+      udf_expr *m = udf_arena_alloc(a, sizeof *m); /* a name: each use is checked on its own */
+      if (!key || !arg || !attr || !call || !args || !m)
+        return fail(er, NRT_ENOMEM, e->loc, "out of memory");
+      *m = *recv;
+      memset(key, 0, sizeof *key);
+      key->kind = UDF_E_STR;
+      key->loc = e->loc;
+      key->u.str.data = gname;
+      key->u.str.len = (int64_t)strlen(gname);
+      *arg = *key;
+      memset(attr, 0, sizeof *attr);
+      attr->kind = UDF_E_ATTRIBUTE;
+      attr->loc = e->loc;
+      attr->u.attribute.value = m;
+      attr->u.attribute.attr = "group";
+      memset(call, 0, sizeof *call);
+      call->kind = UDF_E_CALL;
+      call->loc = e->loc;
+      call->u.call.func = attr;
+      args[0] = arg;
+      call->u.call.args = args;
+      call->u.call.nargs = 1;
+      keys[k] = key;
+      values[k] = call;
+      k++;
+    }
+  udf_loc loc = e->loc;
+  memset(e, 0, sizeof *e);
+  e->kind = UDF_E_DICT;
+  e->loc = loc;
+  e->u.dict.keys = keys;
+  e->u.dict.values = values;
+  e->u.dict.n = k;
+  e->u.dict.const_index = -1;
+  er->code = 0; /* check e again */
+  return UDF_TY_UNKNOWN;
+}
+
 udf_type udf_re_check_match(udf_module *m, udf_arena *a, bool final, udf_expr *e,
                             udf_expr *recv, const char *name, udf_re_err *er) {
   udf_re *re = udf_re_set_get(m->res, index_of_type(recv->type));
@@ -493,8 +570,7 @@ udf_type udf_re_check_match(udf_module *m, udf_arena *a, bool final, udf_expr *e
     else if (strcmp(name, "end") == 0) b = UDF_BI_RE_END;
     else if (strcmp(name, "groups") == 0) b = UDF_BI_RE_GROUPS;
     else if (strcmp(name, "groupdict") == 0)
-      return fail(er, NRT_EUNSUPPORTED, e->loc,
-                  "unsupported: m.groupdict() (it needs dict values; use m.group('name'))");
+      return groupdict_as_dict(a, e, recv, re, er);
     else if (strcmp(name, "span") == 0)
       return span_as_tuple(a, e, recv, er);
     else if (strcmp(name, "expand") == 0)
