@@ -22,6 +22,8 @@
 
 typedef struct udf_re {
   pcre2_code *code;
+  pcre2_code *anchored, *full; /* compiled with PCRE2_ANCHORED (| ENDANCHORED), or NULL */
+  bool jit; /* all three JIT-compiled: pcre2_jit_match may be called */
   pcre2_match_context *mctx;
   int ngroups;
   int flags; /* Python flags as given (the key of the set) */
