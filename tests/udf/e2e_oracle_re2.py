@@ -190,5 +190,43 @@ def f(s):
     return ''
 """, rows=ROWS, name="groupdict KeyError caught")
 
+# --- errors raised in a replacement function, caught and uncaught
+case("""import re
+
+def f(s):
+    try:
+        return re.sub(r'\\S+', lambda m: str(int(m.group()) + 1), s)
+    except ValueError as e:
+        return 'ValueError: ' + str(e)
+""", rows=ROWS + [["1 2 3"], ["٣٤ 5"]], name="lambda raising ValueError, caught with its message")
+case("""import re
+
+def f(s):
+    return re.sub(r'\\w+', lambda m: m.group()[5], s)
+""", rows=ROWS, name="lambda raising IndexError, uncaught: a row error")
+case("""import re
+
+NUM = re.compile(r'\\d')
+
+def f(s):
+    out = ''
+    for i, w in enumerate(s.split()):
+        out += NUM.sub(lambda m: str(i) + m.group(), w) + ' '
+    return out
+""", rows=ROWS, name="lambda reading a loop variable, per iteration")
+case("""import re
+
+def f(s, k):
+    def shout(m, mark='!'):
+        return m.group().upper() + mark * k
+    return re.sub(r'[aeiouäöüé]', shout, s, count=k)
+""", types=("str", "int"), rows=[["héllo wörld", 2], ["aaa", 0], ["", 3], ["Ελληνικά ae", 1],
+                                 ["xyz", -1]], name="nested def with a default, count from a parameter")
+case("""import re
+
+def f(s):
+    return [m.groupdict()['w'] + str(m.start()) for m in re.finditer(r'(?P<w>\\w)\\w*', s)]
+""", rows=ROWS, name="groupdict in a comprehension over finditer")
+
 if __name__ == "__main__":
     sys.exit(o.main())
