@@ -1068,7 +1068,22 @@ static udf_type check_re(ck *c, udf_expr *e, const char *fn) {
   return t;
 }
 
+/* m.groupdict()[k] / m.groupdict().get(k, d) (types_re.h): e rewritten in place, or false. */
+static bool groupdict_item(ck *c, udf_expr *e, udf_expr *gd, udf_expr *key, udf_expr *dflt,
+                           bool is_get) {
+  if (gd->kind != UDF_E_CALL || gd->u.call.func->kind != UDF_E_ATTRIBUTE ||
+      strcmp(gd->u.call.func->u.attribute.attr, "groupdict") != 0 || key->kind != UDF_E_STR)
+    return false;
+  udf_type rt = check_expr(c, &gd->u.call.func->u.attribute.value);
+  if (rt == UNKNOWN || base(rt) != UDF_TY_MATCH || nullable(rt)) return false;
+  int r = udf_re_groupdict_item(c->m, c->a, e, gd, key, dflt, is_get);
+  if (r < 0) oom(c);
+  return r != 0; /* after running out of memory: checked again, stopping at once */
+}
+
 static udf_type check_subscript(ck *c, udf_expr *e) {
+  if (groupdict_item(c, e, e->u.subscript.value, e->u.subscript.index, NULL, false))
+    return check_expr(c, &e);
   udf_type vt = check_expr(c, &e->u.subscript.value);
   if (vt == UNKNOWN) {
     check_expr(c, &e->u.subscript.index);
@@ -1557,6 +1572,11 @@ static udf_type check_method(ck *c, udf_expr *e, udf_expr *attr) {
   const char *name = attr->u.attribute.attr;
   udf_expr *pat = re_pattern_object(c, attr->u.attribute.value);
   if (pat) return check_re_pattern(c, &e, pat, name); /* e is checked in place */
+  if (strcmp(name, "get") == 0 && !e->u.call.nkeywords &&
+      (e->u.call.nargs == 1 || e->u.call.nargs == 2) &&
+      groupdict_item(c, e, attr->u.attribute.value, e->u.call.args[0],
+                     e->u.call.nargs == 2 ? e->u.call.args[1] : NULL, true))
+    return check_expr(c, &e);
   udf_type rt = check_expr(c, &attr->u.attribute.value);
   if (rt != UNKNOWN && base(rt) == UDF_TY_MATCH) {
     if (!need_value(c, attr->u.attribute.value, "calling a method of")) return UNKNOWN;

@@ -632,3 +632,44 @@ udf_type udf_re_check_match(udf_module *m, udf_arena *a, bool final, udf_expr *e
   }
   return e->type = result;
 }
+
+int udf_re_groupdict_item(udf_module *m, udf_arena *a, udf_expr *e, udf_expr *gd,
+                          udf_expr *key, udf_expr *dflt, bool is_get) {
+  udf_expr *recv = gd->u.call.func->u.attribute.value;
+  const udf_re *re = udf_re_set_get(m->res, index_of_type(recv->type));
+  if (!re || gd->u.call.nargs > 1 || gd->u.call.nkeywords || key->u.str.len >= 64) return 0;
+  char name[64];
+  memcpy(name, key->u.str.data, (size_t)key->u.str.len);
+  name[key->u.str.len] = 0;
+  int g = memchr(name, 0, (size_t)key->u.str.len) ? -1
+          : pcre2_substring_number_from_name(re->code, (PCRE2_SPTR)name);
+  if (g < 0) {
+    if (!is_get) return 0;
+    udf_loc loc = e->loc;
+    if (dflt) *e = *dflt;
+    else {
+      memset(e, 0, sizeof *e);
+      e->kind = UDF_E_NONE;
+    }
+    e->loc = loc;
+    return 1;
+  }
+  if (re->optional[g] && gd->u.call.nargs == 1) return 0;
+  udf_expr *attr = udf_arena_alloc(a, sizeof *attr);
+  udf_expr **args = udf_arena_alloc(a, sizeof *args);
+  if (!attr || !args) return -1;
+  memset(attr, 0, sizeof *attr);
+  attr->kind = UDF_E_ATTRIBUTE;
+  attr->loc = e->loc;
+  attr->u.attribute.value = recv;
+  attr->u.attribute.attr = "group";
+  args[0] = key;
+  udf_loc loc = e->loc;
+  memset(e, 0, sizeof *e);
+  e->kind = UDF_E_CALL;
+  e->loc = loc;
+  e->u.call.func = attr;
+  e->u.call.args = args;
+  e->u.call.nargs = 1;
+  return 1;
+}

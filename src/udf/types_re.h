@@ -36,4 +36,13 @@ udf_type udf_re_check_call(udf_module *m, udf_arena *a, bool final, udf_expr *e,
 udf_type udf_re_check_match(udf_module *m, udf_arena *a, bool final, udf_expr *e,
                             udf_expr *recv, const char *name, udf_re_err *er);
 
+/* e = m.groupdict()[key] (is_get false) or m.groupdict().get(key, dflt) (dflt NULL: None),
+ * gd the groupdict call, m a match (checked, not None), key a str literal: e becomes
+ * m.group(key) (None where the group did not take part, as the dict holds), or for get of a
+ * name the pattern lacks, dflt / None. Not (nothing changed) where the dict itself is needed:
+ * a name the pattern lacks in [] (KeyError at run time), or groupdict(default) of a group that
+ * may not take part. Returns 1 (rewritten), 0 (not), -1 (out of memory). */
+int udf_re_groupdict_item(udf_module *m, udf_arena *a, udf_expr *e, udf_expr *gd,
+                          udf_expr *key, udf_expr *dflt, bool is_get);
+
 #endif

@@ -227,6 +227,20 @@ case("""import re
 def f(s):
     return [m.groupdict()['w'] + str(m.start()) for m in re.finditer(r'(?P<w>\\w)\\w*', s)]
 """, rows=ROWS, name="groupdict in a comprehension over finditer")
+case("""import re
+
+def f(s):
+    m = re.search(r'(?P<sign>[-+])?(?P<num>\\d+)(?P<unit>[a-zA-Zа-я]+)?', s)
+    if m is None:
+        return 'none'
+    sign = m.groupdict()['sign']
+    unit = m.groupdict().get('unit')
+    other = m.groupdict().get('nope', 'dflt')
+    none = m.groupdict().get('nope')
+    u = unit if unit is not None else '-'
+    return (sign if sign is not None else '+') + m.groupdict(0)['num'] + u + other + str(none is None)
+""", rows=ROWS + [["-12kg"], ["+5"], ["x 7 м"], ["42Ω"]],
+     name="groupdict()[k] and .get(k, d) with groups that may not take part")
 
 if __name__ == "__main__":
     sys.exit(o.main())

@@ -147,7 +147,7 @@ static const bad cases[] = {
     {"import re\ndef f(s):\n    m = re.search('(?P<x>a)', s)\n    if m:\n        return m['y']\n"
      "    return ''\n", NRT_EINDEX, 5, 18, "IndexError: no such group"},
     {"import re\ndef f(s):\n    m = re.search('(?P<x>a)?', s)\n    if m:\n"
-     "        return m.groupdict()['x']\n    return ''\n", UNS, 5, 16,
+     "        d = m.groupdict()\n        return d['x']\n    return ''\n", UNS, 5, 13,
      "unsupported: m.groupdict() of a pattern whose group 'x' may not take part (a None "
      "value; use m.group('x'), which may be None)"},
     {"import re\ndef f(s):\n    m = re.search('(a)', s)\n    if m:\n        t = m.span()\n"

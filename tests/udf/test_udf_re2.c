@@ -29,6 +29,10 @@ static const char *const program =
     "        out += d['rest'] + d.get('w', '-') + str(len(d))\n"
     "        for k, v in d.items():\n"
     "            out += k + v\n"
+    "    g = re.match(r'(?P<a>[a-z])?(?P<b>\\w)', s)\n"
+    "    if g:\n"
+    "        x = g.groupdict().get('a', 'none')\n"
+    "        out += (x if x is not None else '?') + g.groupdict()['b']\n"
     "    new, cnt = WORD.subn(tag, s, count=2)\n"
     "    return out + new + str(cnt) + WORD.pattern + str(WORD.flags) + '|'.join(digits.split(s))\n";
 
