@@ -1924,7 +1924,10 @@ static udf_func *parse_lambda_until(parser *p, const char *name, size_t len, boo
   if (!f) return NULL;
   f->is_lambda = true;
   if (!parse_params(p, f, UDF_O_COLON)) return NULL;
+  udf_func *outer = p->cur_func; /* a lambda replacement in the body is nested in this one */
+  p->cur_func = f;
   udf_expr *body = parse_expression(p);
+  p->cur_func = outer;
   if (!body) return NULL;
   if (line && cur(p)->kind != UDF_T_NEWLINE) return syntax_error(p, cur(p));
   if (line) advance(p);

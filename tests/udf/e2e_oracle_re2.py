@@ -242,5 +242,62 @@ def f(s):
 """, rows=ROWS + [["-12kg"], ["+5"], ["x 7 м"], ["42Ω"]],
      name="groupdict()[k] and .get(k, d) with groups that may not take part")
 
+# --- scopes: a parameter shadowing a pattern constant, patterns and lambdas in nested defs and
+# comprehensions, lambdas inside lambdas, keyword arguments of pattern methods
+case("""import re
+
+P = re.compile(r'\\d')
+
+def g(P):
+    return P + '!'
+
+def f(s):
+    return g(s) + P.sub('#', s)
+""", rows=ROWS, name="module pattern shadowed by a parameter")
+case("""import re
+
+def f(s):
+    def inner(t):
+        p = re.compile(r'[a-z]')
+        return p.sub(lambda m: m.group().upper(), t)
+    return inner(s) + inner(s[::-1])
+""", rows=ROWS, name="re.compile in a nested def, lambda inside")
+case("""import re
+
+def f(s):
+    p = re.compile(r'\\w')
+    out = [p.sub('.', w) for w in s.split()]
+    q = [len(p.findall(w)) for w in s.split()]
+    return ' '.join(out) + str(sum(q))
+""", rows=ROWS, name="local pattern used in comprehensions")
+case("""import re
+
+def f(s):
+    n = 0
+    for w in s.split():
+        n += 1
+        s2 = re.sub(r'\\d', lambda m: str(n) + m.group(), w)
+        if s2 != w:
+            return s2
+    return 'none'
+""", rows=ROWS, name="lambda capturing a variable changed in a loop")
+case("""import re
+
+def f(s):
+    return re.sub(r'(\\w)', lambda m: re.sub('[a-z]', lambda k: k.group().upper() + m.group(), m.group()), s)
+""", rows=ROWS, name="nested lambdas, re inside a replacement")
+case("""import re
+P = re.compile('a')
+def f(s):
+    return P.sub(repl='b', string=s, count=1) + str(P.search(string=s) is None)
+""", rows=ROWS, name="pattern methods with keyword arguments")
+case("""import re
+def f(s):
+    it = 0
+    for m in re.compile(r'\\w+').finditer(s):
+        it += len(re.compile(r'\\w').findall(m.group()))
+    return it
+""", rows=ROWS, name="inline compile in for and nested")
+
 if __name__ == "__main__":
     sys.exit(o.main())
