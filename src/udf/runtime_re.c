@@ -139,6 +139,34 @@ int32_t nrt_udf_rt_re_match(struct nrt_error *err, const void *rep, const nrt_st
   return rc;
 }
 
+/* The byte offset of code point cp of s (clamped to 0 and the end). */
+static size_t byte_at(const nrt_str *s, int64_t cp) {
+  size_t i = 0, n = (size_t)s->len;
+  for (int64_t k = 0; k < cp && i < n; k++) {
+    i++;
+    while (i < n && ((unsigned char)s->data[i] & 0xC0) == 0x80) i++;
+  }
+  return i;
+}
+
+int32_t nrt_udf_rt_re_match_at(struct nrt_error *err, const void *rep, const nrt_str *s,
+                               int32_t mode, int64_t pos, int64_t endpos, nrt_meminfo **out) {
+  const udf_re *re = rep;
+  *out = NULL;
+  size_t b = byte_at(s, pos), e = byte_at(s, endpos);
+  if (e < b) return NRT_OK; /* CPython: no match */
+  nrt_str t = *s; /* the string as if it ended at endpos (`$` matches there), same storage */
+  t.len = (int64_t)e;
+  pcre2_match_data *md = new_md(re, err);
+  if (!md) return NRT_ENOMEM;
+  uint32_t opts = mode == 0 ? PCRE2_ANCHORED : mode == 2 ? PCRE2_ANCHORED | PCRE2_ENDANCHORED : 0;
+  int found = run(re, &t, b, opts, md, err);
+  int rc = found < 0 ? -found : NRT_OK;
+  if (found == 1) rc = new_match(re, &t, md, out, err);
+  give_md(md);
+  return rc;
+}
+
 static re_match *match_of(nrt_meminfo *mi) { return mi->data; }
 
 /* ------------------------------------------------------------------ iterating the matches */

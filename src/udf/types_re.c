@@ -38,18 +38,21 @@ typedef struct re_sig {
   udf_builtin b;
   const char *params[5];
   int required;
+  int positional; /* the most positional arguments (0: all the parameters) */
 } re_sig;
 
+/* UDF_RE_POS / UDF_RE_ENDPOS (types_re.h): keyword-only, no source can spell them. */
 static const re_sig sigs[] = {
-    {"match", UDF_BI_RE_MATCH, {"pattern", "string", "flags"}, 2},
-    {"search", UDF_BI_RE_SEARCH, {"pattern", "string", "flags"}, 2},
-    {"fullmatch", UDF_BI_RE_FULLMATCH, {"pattern", "string", "flags"}, 2},
-    {"sub", UDF_BI_RE_SUB, {"pattern", "repl", "string", "count", "flags"}, 3},
-    {"subn.count", UDF_BI_RE_SUBN_COUNT, {"pattern", "repl", "string", "count", "flags"}, 3},
-    {"split", UDF_BI_RE_SPLIT, {"pattern", "string", "maxsplit", "flags"}, 2},
-    {"findall", UDF_BI_RE_FINDALL, {"pattern", "string", "flags"}, 2},
-    {"finditer", UDF_BI_RE_FINDITER, {"pattern", "string", "flags"}, 2},
-    {"escape", UDF_BI_RE_ESCAPE, {"pattern"}, 1},
+    {"match", UDF_BI_RE_MATCH, {"pattern", "string", "flags", UDF_RE_POS, UDF_RE_ENDPOS}, 2, 3},
+    {"search", UDF_BI_RE_SEARCH, {"pattern", "string", "flags", UDF_RE_POS, UDF_RE_ENDPOS}, 2, 3},
+    {"fullmatch", UDF_BI_RE_FULLMATCH, {"pattern", "string", "flags", UDF_RE_POS, UDF_RE_ENDPOS},
+     2, 3},
+    {"sub", UDF_BI_RE_SUB, {"pattern", "repl", "string", "count", "flags"}, 3, 0},
+    {"subn.count", UDF_BI_RE_SUBN_COUNT, {"pattern", "repl", "string", "count", "flags"}, 3, 0},
+    {"split", UDF_BI_RE_SPLIT, {"pattern", "string", "maxsplit", "flags"}, 2, 0},
+    {"findall", UDF_BI_RE_FINDALL, {"pattern", "string", "flags"}, 2, 0},
+    {"finditer", UDF_BI_RE_FINDITER, {"pattern", "string", "flags"}, 2, 0},
+    {"escape", UDF_BI_RE_ESCAPE, {"pattern"}, 1, 0},
 };
 
 static int nparams(const re_sig *s) {
@@ -60,7 +63,7 @@ static int nparams(const re_sig *s) {
 
 /* The arguments by parameter (NULL when not given). */
 static bool bind_args(udf_expr *e, const re_sig *s, udf_expr ***slots, udf_re_err *er) {
-  int np = nparams(s);
+  int np = s->positional ? s->positional : nparams(s);
   for (int i = 0; i < 5; i++) slots[i] = NULL;
   if (e->u.call.nargs > np) {
     fail(er, NRT_ETYPE, e->loc, "%s() takes from %d to %d positional arguments but %d were given",
@@ -74,7 +77,7 @@ static bool bind_args(udf_expr *e, const re_sig *s, udf_expr ***slots, udf_re_er
   for (int k = 0; k < e->u.call.nkeywords; k++) {
     udf_keyword *kw = &e->u.call.keywords[k];
     int p = -1;
-    for (int i = 0; i < np; i++)
+    for (int i = 0; i < nparams(s); i++)
       if (strcmp(s->params[i], kw->name) == 0) p = i;
     if (p < 0) {
       fail(er, NRT_ETYPE, kw->loc, "%s() got an unexpected keyword argument '%s'", s->fn,
@@ -393,13 +396,23 @@ udf_type udf_re_check_call(udf_module *m, udf_arena *a, bool final, udf_expr *e,
       }
       result = (match_type(idx) & ~(udf_type)UDF_TY_NULLABLE) | UDF_TY_RE_MATCHES;
       break;
-    default:
+    default: {
+      udf_expr *pos = NULL, *endpos = NULL; /* Pattern.search(s, pos, endpos) */
+      if (slots[3] && !int_arg(a, final, *slots[3], &pos, er)) return UDF_TY_UNKNOWN;
+      if (slots[4] && !int_arg(a, final, *slots[4], &endpos, er)) return UDF_TY_UNKNOWN;
       if (final) {
         cargs[1] = subject;
         e->u.call.ncargs = 2;
+        if (pos || endpos) {
+          cargs[2] = pos ? pos : int_node(a, e->loc, 0);
+          cargs[3] = endpos ? endpos : int_node(a, e->loc, INT64_MAX);
+          if (!cargs[2] || !cargs[3]) return fail(er, NRT_ENOMEM, e->loc, "out of memory");
+          e->u.call.ncargs = 4;
+        }
       }
       result = match_type(idx);
       break;
+    }
     }
   }
   if (final) {

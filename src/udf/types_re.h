@@ -14,6 +14,11 @@
  * the match objects), only as the iterable of a for loop or comprehension. */
 #define UDF_TY_RE_MATCHES 0x8000u
 
+/* The keyword names of Pattern.match/search/fullmatch's pos and endpos once rewritten into
+ * re.match/search/fullmatch (types_re_pattern.h): no source can spell them. */
+#define UDF_RE_POS "\001pos"
+#define UDF_RE_ENDPOS "\001endpos"
+
 typedef struct udf_re_err {
   int code;
   udf_loc loc;

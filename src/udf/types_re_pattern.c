@@ -138,12 +138,17 @@ bool udf_re_pattern_call(udf_arena *a, udf_expr *e, udf_expr *p, const char *nam
     if (!given[i])
       return fail(er, NRT_ETYPE, e->loc, "%s() missing required argument '%s' (pos %d)", name,
                   pm->params[i], i + 1);
-  if (pm->has_pos && (given[1] || given[2]))
+  bool anchors = strcmp(name, "match") == 0 || strcmp(name, "search") == 0 ||
+                 strcmp(name, "fullmatch") == 0;
+  if (pm->has_pos && (given[1] || given[2]) && !anchors)
     return fail(er, NRT_EUNSUPPORTED, e->loc,
                 "unsupported: the pos and endpos arguments of Pattern.%s", name);
+  /* pos and endpos of match/search/fullmatch: keywords of their own (types_re.h) */
+  int npos = pm->has_pos && nargs > 1 ? nargs - 1 : 0;
+  if (npos) nargs = 1;
   /* re.<name>(pattern, <the arguments>, flags=<flags>): the same parameters after pattern */
   udf_expr **args = udf_arena_alloc(a, (size_t)(nargs + 1) * sizeof *args);
-  udf_keyword *kws = udf_arena_alloc(a, (size_t)(e->u.call.nkeywords + 1) * sizeof *kws);
+  udf_keyword *kws = udf_arena_alloc(a, (size_t)(e->u.call.nkeywords + 3) * sizeof *kws);
   udf_expr *fn = node(a, UDF_E_NAME, floc);
   char qualified[32];
   snprintf(qualified, sizeof qualified, "re.%s", name);
@@ -153,6 +158,12 @@ bool udf_re_pattern_call(udf_arena *a, udf_expr *e, udf_expr *p, const char *nam
   for (int i = 0; i < nargs; i++) args[i + 1] = e->u.call.args[i];
   int nk = e->u.call.nkeywords;
   if (nk) memcpy(kws, e->u.call.keywords, (size_t)nk * sizeof *kws);
+  for (int k = 0; k < nk; k++)
+    if (pm->has_pos && (strcmp(kws[k].name, "pos") == 0 || strcmp(kws[k].name, "endpos") == 0))
+      kws[k].name = kws[k].name[0] == 'p' ? UDF_RE_POS : UDF_RE_ENDPOS;
+  for (int i = 0; i < npos; i++)
+    kws[nk++] = (udf_keyword){i == 0 ? UDF_RE_POS : UDF_RE_ENDPOS, e->u.call.args[i + 1],
+                              e->u.call.args[i + 1]->loc, NULL};
   if (flags) {
     udf_expr *fv = node(a, UDF_E_INT, floc);
     if (!fv) return oom(er, e->loc);

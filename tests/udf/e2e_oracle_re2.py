@@ -299,5 +299,30 @@ def f(s):
     return it
 """, rows=ROWS, name="inline compile in for and nested")
 
+# --- pos and endpos of Pattern.match/search/fullmatch (code points, clamped; ^ only at 0)
+case("""import re
+
+P = re.compile(r'\\w+')
+A = re.compile(r'^\\w|(?<=é)\\w|\\w$')
+
+def f(s, p, e):
+    out = []
+    m = P.search(s, p)
+    out.append('-' if m is None else m.group() + str(m.start()) + ':' + str(m.end()))
+    m = P.match(s, p, e)
+    out.append('-' if m is None else m.group() + str(m.start()) + ':' + str(m.end()))
+    m = P.fullmatch(s, pos=p, endpos=e)
+    out.append('-' if m is None else m.group() + str(m.start()) + ':' + str(m.end()))
+    m = P.search(s, endpos=e)
+    out.append('-' if m is None else m.group() + str(m.start()) + ':' + str(m.end()))
+    a = A.search(s, p, endpos=e)
+    out.append('-' if a is None else a.group() + str(a.start()) + ':' + str(a.end()))
+    a = A.match(s, p)
+    out.append('-' if a is None else a.group() + str(a.start()) + ':' + str(a.end()))
+    return out
+""", types=("str", "int", "int"), rows=[[s, p, e] for s in ["héllo wörld", "", "ab", "日本 語x", "é!ab"]
+    for p, e in [(0, 100), (1, 3), (2, 1), (-5, -1), (3, 3), (7, 8), (100, 200), (1, 100)]],
+    name="pos and endpos")
+
 if __name__ == "__main__":
     sys.exit(o.main())

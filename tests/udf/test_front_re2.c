@@ -21,8 +21,8 @@ static const bad cases[] = {
      "        return p.sub('', s)\n    return s\n", UNS, 4, 13,
      "unsupported: a re.compile pattern object used as a value (bind it once, at module level "
      "or at the top of the function, and call its methods: P.search(s), P.sub(r, s), ...)"},
-    {"import re\nP = re.compile('a')\ndef f(s):\n    return P.search(s, 2) is None\n", UNS, 4, 12,
-     "unsupported: the pos and endpos arguments of Pattern.search"},
+    {"import re\nP = re.compile('a')\ndef f(s):\n    return P.search(s, 'x') is None\n", TYP, 4,
+     24, "'str' object cannot be interpreted as an integer"},
     {"import re\nP = re.compile('a')\ndef f(s):\n    return P.findall(s, endpos=2)\n", UNS, 4, 12,
      "unsupported: the pos and endpos arguments of Pattern.findall"},
     {"import re\nP = re.compile('a')\ndef f(s):\n    return P.search(s, 1, 2, 3) is None\n", TYP, 4,

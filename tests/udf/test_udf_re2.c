@@ -33,6 +33,9 @@ static const char *const program =
     "    if g:\n"
     "        x = g.groupdict().get('a', 'none')\n"
     "        out += (x if x is not None else '?') + g.groupdict()['b']\n"
+    "    m2 = WORD.search(s, 1, 6)\n"
+    "    if m2:\n"
+    "        out += m2.group() + str(m2.end())\n"
     "    new, cnt = WORD.subn(tag, s, count=2)\n"
     "    return out + new + str(cnt) + WORD.pattern + str(WORD.flags) + '|'.join(digits.split(s))\n";
 
