@@ -2588,6 +2588,9 @@ int udf_check_module(udf_diagctx *dc, udf_arena *a, udf_module *m, const char *e
                             i + 1);
   }
   if (udf_funcs_capture(dc, a, m)) return dc->code; /* before: captures are uses */
+  udf_re_err rer; /* module-level patterns compile when the module runs, used or not */
+  if (!udf_re_pattern_constants(m, &rer))
+    return udf_diag_error(dc, rer.code, rer.loc, "%s", rer.msg);
   if (!dict_prepass(a, m)) return udf_diag_error(dc, NRT_ENOMEM, top, "out of memory");
   ck root;
   memset(&root, 0, sizeof root);

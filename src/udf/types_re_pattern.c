@@ -271,3 +271,18 @@ bool udf_re_match_attr(const char *attr, char *why, size_t size) {
   snprintf(why, size, "'re.Match' object has no attribute '%s'", attr);
   return true;
 }
+
+bool udf_re_pattern_constants(udf_module *m, udf_re_err *er) {
+  for (int i = 0; i < m->nliteral_consts; i++) {
+    const udf_const *k = &m->literal_consts[i];
+    if (!udf_re_is_compile(k->value) || strchr(k->name, '#')) continue; /* a function's own */
+    const udf_expr *pat;
+    int flags;
+    if (!compile_args(k->value, &pat, &flags, er)) return false;
+    char msg[300];
+    if (udf_re_set_add(&m->res, pat->u.str.data, (size_t)pat->u.str.len, flags, msg,
+                       sizeof msg) < 0)
+      return fail(er, udf_re_set_error_code(msg), pat->loc, "%s", msg);
+  }
+  return true;
+}

@@ -33,6 +33,11 @@ bool udf_re_pattern_attr(udf_module *m, udf_expr *e, udf_expr *p, udf_re_err *er
 bool udf_re_pattern_arg(udf_arena *a, udf_expr *e, udf_expr **slot, udf_expr *p, int flags_index,
                         udf_re_err *er);
 
+/* Compiles the patterns of the module-level constants bound to re.compile (CPython compiles
+ * them when the module runs, whether a function uses them or not): false with *er for the
+ * first that CPython rejects or that cannot be translated. */
+bool udf_re_pattern_constants(udf_module *m, udf_re_err *er);
+
 /* m.attr (not called) on a match: true with the message in why ("unsupported: ..." or
  * CPython's AttributeError) when it is no method read as a value. */
 bool udf_re_match_attr(const char *attr, char *why, size_t size);

@@ -47,6 +47,8 @@ static const bad cases[] = {
      25, "unsupported: re flags that are not constants (write re.I | re.M ...)"},
     {"import re\nP = re.compile('(a')\ndef f(s):\n    return P.sub('', s)\n", VAL, 2, 16,
      "re.error: missing ), unterminated subpattern at position 0"},
+    {"import re\nP = re.compile('[a')\ndef f(s):\n    return s\n", VAL, 2, 16,
+     "re.error: unterminated character set at position 0"},
     {"import re\nP = re.compile('a', 'b', 'c')\ndef f(s):\n    return P.sub('', s)\n", TYP, 2, 5,
      "compile() takes from 1 to 2 positional arguments but 3 were given"},
     {"import re\nP = re.compile(str(1))\ndef f(s):\n    return s\n", UNS, 2, 16,
