@@ -53,6 +53,12 @@ static const struct udf_case cases[] = {
     {"dict_lookup", "names",
      "TABLE = {'Anna': 'A', 'Bob': 'B', 'Émile': 'E', 'Zoë': 'Z', 'Ölaf': 'O', 'Jürgen': 'J'}\n"
      "def f(s):\n    return TABLE.get(s.strip(), s)\n"},
+    {"re_sub", "names",
+     "import re\ndef f(s):\n    return re.sub(r'[^a-z0-9]+', '-', s.lower()).strip('-')\n"},
+    {"re_compiled", "csv",
+     "import re\nPAIR = re.compile(r'(\\w+),(\\w+)')\ndef f(s):\n    m = PAIR.search(s)\n"
+     "    return m.group(2) + m.group(1) if m else ''\n"},
+    {"sort_key", "names", "def f(s):\n    return ' '.join(sorted(s.split(), key=len))\n"},
 };
 #define NCASES (sizeof cases / sizeof cases[0])
 

@@ -83,6 +83,14 @@ cg_val cg_re_call(cg *c, const udf_expr *e) {
   case UDF_BI_RE_FULLMATCH: {
     cg_val s = cg_expr(c, a[1]);
     int mode = e->u.call.builtin == UDF_BI_RE_MATCH ? 0 : e->u.call.builtin == UDF_BI_RE_SEARCH ? 1 : 2;
+    if (e->u.call.ncargs == 4) { /* Pattern.search(s, pos, endpos) */
+      cg_val pos = cg_expr(c, a[2]);
+      cg_val end = cg_expr(c, a[3]);
+      LLVMValueRef args[5] = {pattern(c, a[0]), cg_spill(c, s.v), cg_i32(c, mode), pos.v, end.v};
+      r = cg_rt_list(c, "nrt_udf_rt_re_match_at", "i:ppsillq", args, 5, e->type);
+      cg_release(c, s);
+      return r;
+    }
     LLVMValueRef args[3] = {pattern(c, a[0]), cg_spill(c, s.v), cg_i32(c, mode)};
     r = cg_rt_list(c, "nrt_udf_rt_re_match", "i:ppsiq", args, 3, e->type);
     cg_release(c, s);

@@ -7,6 +7,7 @@
 #include "udf/lex.h"
 #include "udf/parse.h"
 #include "udf/parse_consts.h"
+#include "udf/re_compiled_locals.h"
 
 enum { MAX_NESTING = 200 };
 
@@ -546,6 +547,38 @@ static udf_expr *parse_key_lambda(parser *p, udf_var **param) {
   return parse_expression(p);
 }
 
+/* re.sub(p, lambda m: ..., s) (or P.sub / subn): the lambda becomes a nested function of its
+ * own, as `name = lambda ...` does, under a name no source can spell; the argument names it
+ * (types_re.c calls it once per match). */
+static bool takes_repl_lambda(const udf_expr *func) {
+  const char *n = func->kind == UDF_E_NAME        ? func->u.name.id
+                  : func->kind == UDF_E_ATTRIBUTE ? func->u.attribute.attr
+                                                  : "";
+  if (func->kind == UDF_E_NAME && strncmp(n, "re.", 3) != 0) return false;
+  if (func->kind == UDF_E_NAME) n += 3;
+  return strcmp(n, "sub") == 0 || strcmp(n, "subn") == 0;
+}
+
+static udf_func *parse_lambda_until(parser *p, const char *name, size_t len, bool line);
+
+static udf_expr *parse_repl_lambda(parser *p) {
+  udf_loc loc = cur(p)->loc;
+  if (!p->in_func || !p->cur_func) return unsupported(p, loc, "lambda inside an expression");
+  char name[64];
+  snprintf(name, sizeof name, "<lambda>@%d:%d", loc.line, loc.col);
+  int loops = p->loop_depth, tries = p->try_depth;
+  p->loop_depth = p->try_depth = 0;
+  udf_func *f = parse_lambda_until(p, name, strlen(name), false);
+  p->loop_depth = loops;
+  p->try_depth = tries;
+  if (!f) return NULL;
+  f->parent = p->cur_func;
+  if (!push_ptr(p, &p->nested, &p->nnested, &p->capnested, f)) return NULL;
+  udf_expr *e = new_expr(p, UDF_E_NAME, loc);
+  if (e) e->u.name.id = f->name;
+  return e;
+}
+
 static udf_expr *parse_call(parser *p, udf_expr *func) {
   udf_loc loc = func->loc;
   advance(p); /* ( */
@@ -562,9 +595,12 @@ static udf_expr *parse_call(parser *p, udf_expr *func) {
       advance(p);
       advance(p);
       udf_var *lambda_param = NULL;
+      bool repl = is_kw(p, UDF_KW_LAMBDA) && t->tlen == 4 && memcmp(t->text, "repl", 4) == 0 &&
+                  takes_repl_lambda(func);
       udf_expr *v = is_kw(p, UDF_KW_LAMBDA) && t->tlen == 3 && memcmp(t->text, "key", 3) == 0
                         ? parse_key_lambda(p, &lambda_param)
-                        : parse_expression(p);
+                    : repl ? parse_repl_lambda(p)
+                           : parse_expression(p);
       if (!v) return NULL;
       for (int i = 0; i < e->u.call.nkeywords; i++)
         if (strlen(e->u.call.keywords[i].name) == t->tlen &&
@@ -588,7 +624,9 @@ static udf_expr *parse_call(parser *p, udf_expr *func) {
       k->loc = t->loc;
       k->lambda_param = lambda_param;
     } else {
-      udf_expr *v = parse_named_expression(p); /* f(x := 1) is a positional argument */
+      udf_expr *v = is_kw(p, UDF_KW_LAMBDA) && takes_repl_lambda(func)
+                        ? parse_repl_lambda(p)
+                        : parse_named_expression(p); /* f(x := 1) is a positional argument */
       if (!v) return NULL;
       if (is_kw(p, UDF_KW_FOR)) {
         v = parse_comprehension(p, UDF_E_GENEXP, v, v->loc);
@@ -1875,16 +1913,24 @@ static udf_stmt *parse_nested(parser *p, udf_token *lambda_name) {
 
 /* `lambda params: expr` NEWLINE, as a function named `name`. */
 static udf_func *parse_lambda(parser *p, const char *name, size_t len) {
+  return parse_lambda_until(p, name, len, true);
+}
+
+/* `lambda params: expr`, then a NEWLINE when `line` (else the expression ends it). */
+static udf_func *parse_lambda_until(parser *p, const char *name, size_t len, bool line) {
   udf_token *kw = cur(p);
   advance(p);
   udf_func *f = new_func(p, name, len, kw->loc);
   if (!f) return NULL;
   f->is_lambda = true;
   if (!parse_params(p, f, UDF_O_COLON)) return NULL;
+  udf_func *outer = p->cur_func; /* a lambda replacement in the body is nested in this one */
+  p->cur_func = f;
   udf_expr *body = parse_expression(p);
+  p->cur_func = outer;
   if (!body) return NULL;
-  if (cur(p)->kind != UDF_T_NEWLINE) return syntax_error(p, cur(p));
-  advance(p);
+  if (line && cur(p)->kind != UDF_T_NEWLINE) return syntax_error(p, cur(p));
+  if (line) advance(p);
   udf_stmt *r = new_stmt(p, UDF_S_RETURN, body->loc);
   if (!r) return NULL;
   r->u.ret.value = body;
@@ -2249,6 +2295,7 @@ int udf_parse_module(udf_diagctx *dc, udf_arena *a, const char *src, size_t len,
       if (f->defaults[k] && !check_depth(p, &st, f->defaults[k])) return dc->code;
     if (!check_block_depth(p, &st, &f->body)) return dc->code;
   }
+  if (udf_re_compiled_locals(dc, a, m)) return dc->code; /* pat = re.compile(...) */
   m->names_exceptions = p->names_exceptions;
   *out = m;
   return NRT_OK;

@@ -100,6 +100,17 @@ static udf_expr *concat(fold *f, udf_loc loc, const udf_expr *l, const udf_expr 
 
 static udf_expr *fold_expr(fold *f, const udf_expr *e);
 
+/* re flags are combined with `|`, which constants otherwise refuse. */
+static udf_expr *fold_flags_or_expr(fold *f, const udf_expr *e) {
+  if (e->kind != UDF_E_BINARY || e->u.binary.op != UDF_OP_BITOR) return fold_expr(f, e);
+  udf_expr *l = fold_flags_or_expr(f, e->u.binary.left);
+  if (!l) return NULL;
+  udf_expr *r = fold_flags_or_expr(f, e->u.binary.right);
+  if (!r) return NULL;
+  if (!is_int(l) || !is_int(r)) return fail(f, e->loc, "with a bitwise operator");
+  return make_int(f, e->loc, ival(l) | ival(r));
+}
+
 /* Python's float floor division and modulo. */
 static void float_divmod(double x, double y, double *div, double *mod) {
   double m = fmod(x, y), d = (x - m) / y;
@@ -196,6 +207,25 @@ static udf_expr *fold_binary(fold *f, const udf_expr *e) {
   }
 }
 
+/* re.compile(...) with its arguments folded (their meaning is checked where it is used). */
+static udf_expr *fold_re_compile(fold *f, const udf_expr *e) {
+  udf_expr *c = lit(f, UDF_E_CALL, e->loc);
+  if (!c) return NULL;
+  c->u.call = e->u.call;
+  int n = e->u.call.nargs, nk = e->u.call.nkeywords;
+  c->u.call.args = udf_arena_alloc(f->a, (size_t)(n ? n : 1) * sizeof *c->u.call.args);
+  c->u.call.keywords = udf_arena_alloc(f->a, (size_t)(nk ? nk : 1) * sizeof *c->u.call.keywords);
+  if (!c->u.call.args || !c->u.call.keywords) return oom(f);
+  for (int i = 0; i < n; i++)
+    if (!(c->u.call.args[i] = fold_flags_or_expr(f, e->u.call.args[i]))) return NULL;
+  for (int i = 0; i < nk; i++) {
+    c->u.call.keywords[i] = e->u.call.keywords[i];
+    if (!(c->u.call.keywords[i].value = fold_flags_or_expr(f, e->u.call.keywords[i].value)))
+      return NULL;
+  }
+  return c;
+}
+
 static udf_expr *fold_expr(fold *f, const udf_expr *e) {
   switch (e->kind) {
   case UDF_E_NONE: case UDF_E_BOOL: case UDF_E_INT: case UDF_E_FLOAT: case UDF_E_STR:
@@ -245,6 +275,10 @@ static udf_expr *fold_expr(fold *f, const udf_expr *e) {
     }
     return t;
   }
+  case UDF_E_CALL: /* re.compile(<constants>): a pattern object (types_re_pattern.h) */
+    if (e->u.call.func->kind == UDF_E_NAME && strcmp(e->u.call.func->u.name.id, "re.compile") == 0)
+      return fold_re_compile(f, e);
+    return fail(f, e->loc, "that is not a literal, a tuple of literals or an expression of them");
   case UDF_E_LIST:
   case UDF_E_LISTCOMP:
     return fail(f, e->loc, "that is a list (mutable; write a tuple)");

@@ -15,6 +15,8 @@ udf_re *udf_re_set_get(const udf_re_set *set, int index) {
 static void re_free(udf_re *r) {
   pcre2_match_context_free(r->mctx);
   pcre2_code_free(r->code);
+  pcre2_code_free(r->anchored);
+  pcre2_code_free(r->full);
   nrt_free(r->src, r->src_len + 1);
   nrt_free(r, sizeof *r);
 }
@@ -59,7 +61,22 @@ static int compile(udf_re *r, const udf_re_translation *t, char *msg, size_t msg
     }
     return -1;
   }
-  (void)pcre2_jit_compile(r->code, PCRE2_JIT_COMPLETE); /* the interpreter without a JIT */
+  /* match and fullmatch: compiled anchored too, since the JIT refuses anchoring options at
+   * match time (same meaning, PCRE2 documents); NULL when that fails: the interpreter then */
+  cc = pcre2_compile_context_create(NULL);
+  if (cc) {
+    pcre2_set_newline(cc, PCRE2_NEWLINE_LF);
+    pcre2_set_bsr(cc, PCRE2_BSR_UNICODE);
+    uint32_t o = pcre2_options(t->flags) | PCRE2_ANCHORED;
+    r->anchored = pcre2_compile((PCRE2_SPTR)t->out, t->out_len, o, &code, &off, cc);
+    r->full = pcre2_compile((PCRE2_SPTR)t->out, t->out_len, o | PCRE2_ENDANCHORED, &code, &off,
+                            cc);
+    pcre2_compile_context_free(cc);
+  }
+  /* without a JIT (or where it fails) pcre2_match interprets; else pcre2_jit_match directly */
+  r->jit = pcre2_jit_compile(r->code, PCRE2_JIT_COMPLETE) == 0;
+  if (r->anchored && pcre2_jit_compile(r->anchored, PCRE2_JIT_COMPLETE) != 0) r->jit = false;
+  if (r->full && pcre2_jit_compile(r->full, PCRE2_JIT_COMPLETE) != 0) r->jit = false;
   r->mctx = pcre2_match_context_create(NULL);
   if (!r->mctx) return snprintf(msg, msgsize, "out of memory"), -1;
   pcre2_set_match_limit(r->mctx, UDF_RE_MATCH_LIMIT);
@@ -102,6 +119,7 @@ int udf_re_set_add(udf_re_set **setp, const char *pat, size_t len, int flags, ch
     return -1;
   }
   r->flags = flags; /* the key: the flags as given */
+  r->all_flags = t.flags;
   r->ngroups = t.ngroups;
   memcpy(r->optional, t.optional, sizeof r->optional);
   r->index = set->n++;
@@ -109,4 +127,9 @@ int udf_re_set_add(udf_re_set **setp, const char *pat, size_t len, int flags, ch
   else set->first = r;
   set->last = r;
   return r->index;
+}
+
+int udf_re_set_error_code(const char *msg) {
+  if (strncmp(msg, "unsupported", 11) == 0) return NRT_EUNSUPPORTED;
+  return strcmp(msg, "out of memory") == 0 ? NRT_ENOMEM : NRT_EVALUE;
 }

@@ -22,9 +22,12 @@
 
 typedef struct udf_re {
   pcre2_code *code;
+  pcre2_code *anchored, *full; /* compiled with PCRE2_ANCHORED (| ENDANCHORED), or NULL */
+  bool jit; /* all three JIT-compiled: pcre2_jit_match may be called */
   pcre2_match_context *mctx;
   int ngroups;
-  int flags; /* Python flags, the pattern's global inline ones included */
+  int flags; /* Python flags as given (the key of the set) */
+  int all_flags; /* and with the pattern's global inline ones (Pattern.flags) */
   bool optional[UDF_RE_MAX_GROUPS + 1]; /* see udf_re_translation */
   char *src;  /* the Python pattern (for finding it again) */
   size_t src_len;
@@ -41,6 +44,8 @@ typedef struct udf_re_set {
  * message in msg (a re.error of CPython's, or an unsupported construct; "out of memory"). */
 int udf_re_set_add(udf_re_set **setp, const char *pat, size_t len, int flags, char *msg,
                    size_t msgsize);
+/* The status of udf_re_set_add's message: NRT_EUNSUPPORTED, NRT_ENOMEM or NRT_EVALUE. */
+int udf_re_set_error_code(const char *msg);
 udf_re *udf_re_set_get(const udf_re_set *set, int index);
 void udf_re_set_free(udf_re_set *set); /* NULL is a no-op */
 

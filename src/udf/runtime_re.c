@@ -1,6 +1,8 @@
 /* The runtime of the re module (see runtime_re.h): PCRE2 matching with Python's results. */
 #include "udf/runtime_re.h"
 
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -36,17 +38,60 @@ static int piece(const nrt_str *s, int64_t a, int64_t b, nrt_str *out, struct nr
   return nrt_str_new(s->data + a, b - a, out, err);
 }
 
+/* Match data: one per thread is kept for the next call (creating and freeing it per call
+ * was a tenth of a short re.sub), sized for the most groups a pattern may have; a call made
+ * while it is taken (a replacement function or a finditer loop body calling re again) gets
+ * one of its own. Freed when the thread ends. */
+static pthread_key_t md_key;
+static pthread_once_t md_once = PTHREAD_ONCE_INIT;
+static bool md_key_ok;
+static _Thread_local bool md_taken;
+
+static void md_free(void *md) { pcre2_match_data_free(md); }
+static void md_key_init(void) { md_key_ok = pthread_key_create(&md_key, md_free) == 0; }
+
 static pcre2_match_data *new_md(const udf_re *re, struct nrt_error *err) {
-  pcre2_match_data *md = pcre2_match_data_create_from_pattern(re->code, NULL);
+  (void)re;
+  pthread_once(&md_once, md_key_init);
+  pcre2_match_data *md = NULL;
+  if (md_key_ok && !md_taken) {
+    md = pthread_getspecific(md_key);
+    if (!md && (md = pcre2_match_data_create(UDF_RE_MAX_GROUPS + 1, NULL)) &&
+        pthread_setspecific(md_key, md) != 0) {
+      pcre2_match_data_free(md);
+      md = NULL;
+    }
+    if (md) {
+      md_taken = true;
+      return md;
+    }
+  }
+  md = pcre2_match_data_create(UDF_RE_MAX_GROUPS + 1, NULL);
   if (!md) nrt_error_set(err, NRT_ENOMEM, "out of memory");
   return md;
 }
 
+static void give_md(pcre2_match_data *md) {
+  if (md_key_ok && md_taken && md == pthread_getspecific(md_key)) md_taken = false;
+  else pcre2_match_data_free(md);
+}
+
+#define ENDS (PCRE2_ANCHORED | PCRE2_ENDANCHORED)
+
 /* One pcre2_match from `start`: 1 found, 0 not, or a negative status. */
 static int run(const udf_re *re, const nrt_str *s, size_t start, uint32_t opts,
                pcre2_match_data *md, struct nrt_error *err) {
-  int rc = pcre2_match(re->code, (PCRE2_SPTR)(s->data ? s->data : ""), (PCRE2_SIZE)s->len,
-                       start, opts | PCRE2_NO_UTF_CHECK, md, re->mctx);
+  /* match and fullmatch use the pattern compiled anchored: PCRE2's JIT does not take
+   * PCRE2_ANCHORED / PCRE2_ENDANCHORED at match time (the interpreter, 2x slower, would) */
+  const pcre2_code *code = re->code;
+  if ((opts & PCRE2_ENDANCHORED) && re->full) code = re->full, opts &= ~ENDS;
+  else if ((opts & PCRE2_ANCHORED) && !(opts & PCRE2_ENDANCHORED) && re->anchored)
+    code = re->anchored, opts &= ~ENDS;
+  PCRE2_SPTR subject = (PCRE2_SPTR)(s->data ? s->data : "");
+  int rc = re->jit && !(opts & ENDS)
+               ? pcre2_jit_match(code, subject, (PCRE2_SIZE)s->len, start, opts, md, re->mctx)
+               : pcre2_match(code, subject, (PCRE2_SIZE)s->len, start,
+                             opts | PCRE2_NO_UTF_CHECK, md, re->mctx);
   if (rc >= 0) return 1;
   if (rc == PCRE2_ERROR_NOMATCH) return 0;
   if (rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT ||
@@ -90,7 +135,35 @@ int32_t nrt_udf_rt_re_match(struct nrt_error *err, const void *rep, const nrt_st
   int found = run(re, s, 0, opts, md, err);
   int rc = found < 0 ? -found : NRT_OK;
   if (found == 1) rc = new_match(re, s, md, out, err);
-  pcre2_match_data_free(md);
+  give_md(md);
+  return rc;
+}
+
+/* The byte offset of code point cp of s (clamped to 0 and the end). */
+static size_t byte_at(const nrt_str *s, int64_t cp) {
+  size_t i = 0, n = (size_t)s->len;
+  for (int64_t k = 0; k < cp && i < n; k++) {
+    i++;
+    while (i < n && ((unsigned char)s->data[i] & 0xC0) == 0x80) i++;
+  }
+  return i;
+}
+
+int32_t nrt_udf_rt_re_match_at(struct nrt_error *err, const void *rep, const nrt_str *s,
+                               int32_t mode, int64_t pos, int64_t endpos, nrt_meminfo **out) {
+  const udf_re *re = rep;
+  *out = NULL;
+  size_t b = byte_at(s, pos), e = byte_at(s, endpos);
+  if (e < b) return NRT_OK; /* CPython: no match */
+  nrt_str t = *s; /* the string as if it ended at endpos (`$` matches there), same storage */
+  t.len = (int64_t)e;
+  pcre2_match_data *md = new_md(re, err);
+  if (!md) return NRT_ENOMEM;
+  uint32_t opts = mode == 0 ? PCRE2_ANCHORED : mode == 2 ? PCRE2_ANCHORED | PCRE2_ENDANCHORED : 0;
+  int found = run(re, &t, b, opts, md, err);
+  int rc = found < 0 ? -found : NRT_OK;
+  if (found == 1) rc = new_match(re, &t, md, out, err);
+  give_md(md);
   return rc;
 }
 
@@ -302,7 +375,7 @@ int32_t nrt_udf_rt_re_sub(const void *rep, const nrt_str *repl, const nrt_str *s
     last = it.ov[1];
     ++*nsubs;
   }
-  pcre2_match_data_free(it.md);
+  give_md(it.md);
   int rc = f < 0 ? -f : b.rc;
   if (rc == NRT_OK) {
     if (*nsubs == 0) {
@@ -335,7 +408,7 @@ static int begin_list(const udf_re *re, const nrt_str *s, nrt_str_list **l, re_i
  * freed, and the list handed out in *out, or released on an error. */
 static int end_list(int rc, int f, re_iter *it, nrt_str_list *l, nrt_meminfo **out) {
   if (rc == NRT_OK && f < 0) rc = -f;
-  pcre2_match_data_free(it->md);
+  give_md(it->md);
   if (rc) {
     nrt_str_list_release(l);
     return rc;

@@ -15,6 +15,10 @@
 /* mode: 0 re.match, 1 re.search, 2 re.fullmatch. *out: a new match object or NULL. */
 int32_t nrt_udf_rt_re_match(struct nrt_error *err, const void *re, const nrt_str *s,
                             int32_t mode, nrt_meminfo **out);
+/* Pattern.match/search/fullmatch(s, pos, endpos): as nrt_udf_rt_re_match on s cut at code
+ * point endpos, from code point pos (both clamped to s; endpos < pos: no match). */
+int32_t nrt_udf_rt_re_match_at(struct nrt_error *err, const void *re, const nrt_str *s,
+                               int32_t mode, int64_t pos, int64_t endpos, nrt_meminfo **out);
 /* re.sub(re, repl, s, count) (repl a template checked when compiling); *nsubs gets the number
  * of replacements (re.subn). */
 int32_t nrt_udf_rt_re_sub(const void *re, const nrt_str *repl, const nrt_str *s, int64_t count,

@@ -143,8 +143,11 @@ int32_t nrt_udf_rt_mlist_sort(struct nrt_error *err, nrt_meminfo *list, nrt_memi
   int64_t n = l->len;
   if (n < 2)
     return NRT_OK;
+  /* a row's short lists (words of a field) sort in a stack buffer: no allocation per row */
+  enum { SMALL = 16 };
+  int64_t small[SMALL * (2 + sizeof(nrt_str) / sizeof(int64_t))];
   size_t bytes = (size_t)n * (2 * sizeof(int64_t) + sizeof(nrt_str));
-  int64_t *idx = nrt_allocate(bytes, err);
+  int64_t *idx = n <= SMALL ? small : nrt_allocate(bytes, err);
   if (!idx)
     return NRT_ENOMEM;
   int64_t *tmp = idx + n;
@@ -156,7 +159,8 @@ int32_t nrt_udf_rt_mlist_sort(struct nrt_error *err, nrt_meminfo *list, nrt_memi
   for (int64_t i = 0; i < n; i++)
     moved[i] = l->items[idx[i]];
   memcpy(l->items, moved, (size_t)n * sizeof(nrt_str));
-  nrt_free(idx, bytes);
+  if (idx != small)
+    nrt_free(idx, bytes);
   return NRT_OK;
 }
 

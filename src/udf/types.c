@@ -21,6 +21,7 @@
 #include "udf/types_dict.h"
 #include "udf/types_funcs.h"
 #include "udf/types_re.h"
+#include "udf/types_re_pattern.h"
 
 typedef struct ck {
   udf_diagctx *dc;
@@ -75,7 +76,8 @@ static bool is_num(udf_type t) {
  * pass reports them). Returns UNKNOWN so callers can `return err(...)`. */
 static udf_type err(ck *c, int code, udf_loc loc, const char *fmt, ...) NRT_PRINTF(4, 5);
 static udf_type err(ck *c, int code, udf_loc loc, const char *fmt, ...) {
-  if (!c->final || udf_diag_failed(c->dc)) return UNKNOWN;
+  /* an earlier pass's errors may go away with more types known; running out of memory not */
+  if ((!c->final && code != NRT_ENOMEM) || udf_diag_failed(c->dc)) return UNKNOWN;
   char msg[sizeof c->dc->d.message];
   va_list ap;
   va_start(ap, fmt);
@@ -1034,9 +1036,36 @@ static udf_type check_re_match(ck *c, udf_expr *e, udf_expr *recv, const char *n
   return t;
 }
 
+/* The re.compile call x denotes (written there, or a module constant's), or NULL. */
+static udf_expr *re_pattern_object(ck *c, udf_expr *x) {
+  if (x->kind == UDF_E_NAME && !x->u.name.var && is_module_const(c, x->u.name.id))
+    x = udf_const_find(c->m, x->u.name.id)->value;
+  return udf_re_is_compile(x) ? x : NULL;
+}
+
+/* P.name(...) / P.name on a pattern object (types_re_pattern.h): rewritten, checked again. */
+static udf_type check_re_pattern(ck *c, udf_expr **ep, udf_expr *p, const char *name) {
+  udf_re_err er;
+  bool ok = name ? udf_re_pattern_call(c->a, *ep, p, name, &er)
+                 : udf_re_pattern_attr(c->m, *ep, p, &er);
+  if (!ok) return err(c, er.code, er.loc, "%s", er.msg);
+  return check_expr(c, ep);
+}
+
 /* re.fn(...) (imports.h names it "re.fn"). */
 static udf_type check_re(ck *c, udf_expr *e, const char *fn) {
   udf_re_err er;
+  if (strcmp(fn, "escape") != 0 && strcmp(fn, "compile") != 0) { /* re.fn(P, ...) */
+    udf_expr **slot = e->u.call.nargs ? &e->u.call.args[0] : NULL;
+    for (int i = 0; i < e->u.call.nkeywords; i++)
+      if (strcmp(e->u.call.keywords[i].name, "pattern") == 0) slot = &e->u.call.keywords[i].value;
+    udf_expr *p = slot ? re_pattern_object(c, *slot) : NULL;
+    int fi = strcmp(fn, "sub") == 0 || strcmp(fn, "subn") == 0 ? 4
+             : strcmp(fn, "split") == 0                          ? 3
+                                                                 : 2;
+    if (p && !udf_re_pattern_arg(c->a, e, slot, p, fi, &er))
+      return err(c, er.code, er.loc, "%s", er.msg);
+  }
   if (!udf_re_precheck(c->m, c->a, e, fn, &er)) {
     if (er.code == 0) return check_expr(c, &e); /* re.subn: now a tuple */
     return err(c, er.code, er.loc, "%s", er.msg);
@@ -1052,7 +1081,22 @@ static udf_type check_re(ck *c, udf_expr *e, const char *fn) {
   return t;
 }
 
+/* m.groupdict()[k] / m.groupdict().get(k, d) (types_re.h): e rewritten in place, or false. */
+static bool groupdict_item(ck *c, udf_expr *e, udf_expr *gd, udf_expr *key, udf_expr *dflt,
+                           bool is_get) {
+  if (gd->kind != UDF_E_CALL || gd->u.call.func->kind != UDF_E_ATTRIBUTE ||
+      strcmp(gd->u.call.func->u.attribute.attr, "groupdict") != 0 || key->kind != UDF_E_STR)
+    return false;
+  udf_type rt = check_expr(c, &gd->u.call.func->u.attribute.value);
+  if (rt == UNKNOWN || base(rt) != UDF_TY_MATCH || nullable(rt)) return false;
+  int r = udf_re_groupdict_item(c->m, c->a, e, gd, key, dflt, is_get);
+  if (r < 0) oom(c);
+  return r != 0; /* after running out of memory: checked again, stopping at once */
+}
+
 static udf_type check_subscript(ck *c, udf_expr *e) {
+  if (groupdict_item(c, e, e->u.subscript.value, e->u.subscript.index, NULL, false))
+    return check_expr(c, &e);
   udf_type vt = check_expr(c, &e->u.subscript.value);
   if (vt == UNKNOWN) {
     check_expr(c, &e->u.subscript.index);
@@ -1539,6 +1583,13 @@ static udf_type check_slot(ck *c, const udf_method_info *mi, int slot, udf_expr 
 
 static udf_type check_method(ck *c, udf_expr *e, udf_expr *attr) {
   const char *name = attr->u.attribute.attr;
+  udf_expr *pat = re_pattern_object(c, attr->u.attribute.value);
+  if (pat) return check_re_pattern(c, &e, pat, name); /* e is checked in place */
+  if (strcmp(name, "get") == 0 && !e->u.call.nkeywords &&
+      (e->u.call.nargs == 1 || e->u.call.nargs == 2) &&
+      groupdict_item(c, e, attr->u.attribute.value, e->u.call.args[0],
+                     e->u.call.nargs == 2 ? e->u.call.args[1] : NULL, true))
+    return check_expr(c, &e);
   udf_type rt = check_expr(c, &attr->u.attribute.value);
   if (rt != UNKNOWN && base(rt) == UDF_TY_MATCH) {
     if (!need_value(c, attr->u.attribute.value, "calling a method of")) return UNKNOWN;
@@ -1995,8 +2046,13 @@ static udf_type check_expr(ck *c, udf_expr **ep) {
   case UDF_E_IFEXP: return check_ifexp(c, e);
   case UDF_E_CALL: return check_call(c, e);
   case UDF_E_ATTRIBUTE: {
+    udf_expr *pat = re_pattern_object(c, e->u.attribute.value);
+    if (pat) return check_re_pattern(c, ep, pat, NULL);
     udf_type t = check_expr(c, &e->u.attribute.value);
     if (t == UNKNOWN) return UNKNOWN;
+    char why[200];
+    if (base(t) == UDF_TY_MATCH && udf_re_match_attr(e->u.attribute.attr, why, sizeof why))
+      return err(c, why[0] == 'u' ? NRT_EUNSUPPORTED : NRT_ETYPE, e->loc, "%s", why);
     if (t == UDF_TY_STR && !udf_method_lookup(e->u.attribute.attr))
       return err(c, NRT_ETYPE, e->loc, "'str' object has no attribute '%s'",
                  e->u.attribute.attr);
@@ -2547,6 +2603,9 @@ int udf_check_module(udf_diagctx *dc, udf_arena *a, udf_module *m, const char *e
                             i + 1);
   }
   if (udf_funcs_capture(dc, a, m)) return dc->code; /* before: captures are uses */
+  udf_re_err rer; /* module-level patterns compile when the module runs, used or not */
+  if (!udf_re_pattern_constants(m, &rer))
+    return udf_diag_error(dc, rer.code, rer.loc, "%s", rer.msg);
   if (!dict_prepass(a, m)) return udf_diag_error(dc, NRT_ENOMEM, top, "out of memory");
   ck root;
   memset(&root, 0, sizeof root);

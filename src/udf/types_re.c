@@ -38,18 +38,21 @@ typedef struct re_sig {
   udf_builtin b;
   const char *params[5];
   int required;
+  int positional; /* the most positional arguments (0: all the parameters) */
 } re_sig;
 
+/* UDF_RE_POS / UDF_RE_ENDPOS (types_re.h): keyword-only, no source can spell them. */
 static const re_sig sigs[] = {
-    {"match", UDF_BI_RE_MATCH, {"pattern", "string", "flags"}, 2},
-    {"search", UDF_BI_RE_SEARCH, {"pattern", "string", "flags"}, 2},
-    {"fullmatch", UDF_BI_RE_FULLMATCH, {"pattern", "string", "flags"}, 2},
-    {"sub", UDF_BI_RE_SUB, {"pattern", "repl", "string", "count", "flags"}, 3},
-    {"subn.count", UDF_BI_RE_SUBN_COUNT, {"pattern", "repl", "string", "count", "flags"}, 3},
-    {"split", UDF_BI_RE_SPLIT, {"pattern", "string", "maxsplit", "flags"}, 2},
-    {"findall", UDF_BI_RE_FINDALL, {"pattern", "string", "flags"}, 2},
-    {"finditer", UDF_BI_RE_FINDITER, {"pattern", "string", "flags"}, 2},
-    {"escape", UDF_BI_RE_ESCAPE, {"pattern"}, 1},
+    {"match", UDF_BI_RE_MATCH, {"pattern", "string", "flags", UDF_RE_POS, UDF_RE_ENDPOS}, 2, 3},
+    {"search", UDF_BI_RE_SEARCH, {"pattern", "string", "flags", UDF_RE_POS, UDF_RE_ENDPOS}, 2, 3},
+    {"fullmatch", UDF_BI_RE_FULLMATCH, {"pattern", "string", "flags", UDF_RE_POS, UDF_RE_ENDPOS},
+     2, 3},
+    {"sub", UDF_BI_RE_SUB, {"pattern", "repl", "string", "count", "flags"}, 3, 0},
+    {"subn.count", UDF_BI_RE_SUBN_COUNT, {"pattern", "repl", "string", "count", "flags"}, 3, 0},
+    {"split", UDF_BI_RE_SPLIT, {"pattern", "string", "maxsplit", "flags"}, 2, 0},
+    {"findall", UDF_BI_RE_FINDALL, {"pattern", "string", "flags"}, 2, 0},
+    {"finditer", UDF_BI_RE_FINDITER, {"pattern", "string", "flags"}, 2, 0},
+    {"escape", UDF_BI_RE_ESCAPE, {"pattern"}, 1, 0},
 };
 
 static int nparams(const re_sig *s) {
@@ -60,7 +63,7 @@ static int nparams(const re_sig *s) {
 
 /* The arguments by parameter (NULL when not given). */
 static bool bind_args(udf_expr *e, const re_sig *s, udf_expr ***slots, udf_re_err *er) {
-  int np = nparams(s);
+  int np = s->positional ? s->positional : nparams(s);
   for (int i = 0; i < 5; i++) slots[i] = NULL;
   if (e->u.call.nargs > np) {
     fail(er, NRT_ETYPE, e->loc, "%s() takes from %d to %d positional arguments but %d were given",
@@ -74,7 +77,7 @@ static bool bind_args(udf_expr *e, const re_sig *s, udf_expr ***slots, udf_re_er
   for (int k = 0; k < e->u.call.nkeywords; k++) {
     udf_keyword *kw = &e->u.call.keywords[k];
     int p = -1;
-    for (int i = 0; i < np; i++)
+    for (int i = 0; i < nparams(s); i++)
       if (strcmp(s->params[i], kw->name) == 0) p = i;
     if (p < 0) {
       fail(er, NRT_ETYPE, kw->loc, "%s() got an unexpected keyword argument '%s'", s->fn,
@@ -146,7 +149,7 @@ static bool repl_function(udf_module *m, udf_arena *a, udf_expr **slots[5], cons
   int idx = udf_re_set_add(&m->res, pat->u.str.data, (size_t)pat->u.str.len, flags, msg,
                            sizeof msg);
   if (idx < 0)
-    return fail(er, strncmp(msg, "unsupported", 11) == 0 ? NRT_EUNSUPPORTED : NRT_EVALUE,
+    return fail(er, udf_re_set_error_code(msg),
                 pat->loc, "%s", msg), false;
   udf_expr *cur_name = udf_arena_alloc(a, sizeof *cur_name);
   udf_expr *cur = udf_arena_alloc(a, sizeof *cur);
@@ -187,10 +190,16 @@ bool udf_re_precheck(udf_module *m, udf_arena *a, udf_expr *e, const char *fn, u
     if (!bind_args(e, &subn, slots, er)) return false;
     return subn_as_tuple(a, e, er);
   }
-  if (strcmp(fn, "compile") == 0)
+  if (strcmp(fn, "compile") == 0) {
+    if (e->u.call.nargs && e->u.call.args[0]->kind != UDF_E_STR)
+      return fail(er, NRT_EUNSUPPORTED, e->u.call.args[0]->loc,
+                  "unsupported: a pattern that is not a string literal in re.compile "
+                  "(patterns are compiled once, when the UDF is compiled)"), false;
     return fail(er, NRT_EUNSUPPORTED, e->loc,
-                "unsupported: re.compile and pattern objects (pass the pattern literal to "
-                "re.match, re.sub, ...: it is compiled once per UDF)"), false;
+                "unsupported: a re.compile pattern object used as a value (bind it once, at "
+                "module level or at the top of the function, and call its methods: "
+                "P.search(s), P.sub(r, s), ...)"), false;
+  }
   const re_sig *s = sig_of(fn);
   if (!s) return fail(er, NRT_EUNSUPPORTED, e->loc, "unsupported: re.%s", fn), false;
   udf_expr **slots[5];
@@ -304,7 +313,7 @@ udf_type udf_re_check_call(udf_module *m, udf_arena *a, bool final, udf_expr *e,
     int idx = udf_re_set_add(&m->res, pat->u.str.data, (size_t)pat->u.str.len, flags, msg,
                              sizeof msg);
     if (idx < 0)
-      return fail(er, strncmp(msg, "unsupported", 11) == 0 ? NRT_EUNSUPPORTED : NRT_EVALUE,
+      return fail(er, udf_re_set_error_code(msg),
                   pat->loc, "%s", msg);
     if (idx > 0xffff) return fail(er, NRT_EUNSUPPORTED, pat->loc, "unsupported: over 65536 patterns");
     udf_re *re = udf_re_set_get(m->res, idx);
@@ -387,13 +396,23 @@ udf_type udf_re_check_call(udf_module *m, udf_arena *a, bool final, udf_expr *e,
       }
       result = (match_type(idx) & ~(udf_type)UDF_TY_NULLABLE) | UDF_TY_RE_MATCHES;
       break;
-    default:
+    default: {
+      udf_expr *pos = NULL, *endpos = NULL; /* Pattern.search(s, pos, endpos) */
+      if (slots[3] && !int_arg(a, final, *slots[3], &pos, er)) return UDF_TY_UNKNOWN;
+      if (slots[4] && !int_arg(a, final, *slots[4], &endpos, er)) return UDF_TY_UNKNOWN;
       if (final) {
         cargs[1] = subject;
         e->u.call.ncargs = 2;
+        if (pos || endpos) {
+          cargs[2] = pos ? pos : int_node(a, e->loc, 0);
+          cargs[3] = endpos ? endpos : int_node(a, e->loc, INT64_MAX);
+          if (!cargs[2] || !cargs[3]) return fail(er, NRT_ENOMEM, e->loc, "out of memory");
+          e->u.call.ncargs = 4;
+        }
       }
       result = match_type(idx);
       break;
+    }
     }
   }
   if (final) {
@@ -471,6 +490,77 @@ static udf_type span_as_tuple(udf_arena *a, udf_expr *e, udf_expr *recv, udf_re_
   return UDF_TY_UNKNOWN;
 }
 
+/* m.groupdict() becomes the dict display {'name': m.group('name'), ...} in the order of the
+ * groups, as CPython builds it; its use is then checked as any dict's. A named group that may
+ * not take part would make a None value, which dict values cannot hold: refused. */
+static udf_type groupdict_as_dict(udf_arena *a, udf_expr *e, udf_expr *recv, const udf_re *re,
+                                  udf_re_err *er) {
+  if (e->u.call.nargs > 1)
+    return fail(er, NRT_ETYPE, e->loc, "groupdict() takes at most 1 argument (%d given)",
+                e->u.call.nargs);
+  uint32_t count = 0, size = 0;
+  PCRE2_SPTR table = NULL;
+  pcre2_pattern_info(re->code, PCRE2_INFO_NAMECOUNT, &count);
+  pcre2_pattern_info(re->code, PCRE2_INFO_NAMEENTRYSIZE, &size);
+  pcre2_pattern_info(re->code, PCRE2_INFO_NAMETABLE, &table);
+  int n = (int)count;
+  udf_expr **keys = udf_arena_alloc(a, (size_t)(n ? n : 1) * sizeof *keys);
+  udf_expr **values = udf_arena_alloc(a, (size_t)(n ? n : 1) * sizeof *values);
+  if (!keys || !values) return fail(er, NRT_ENOMEM, e->loc, "out of memory");
+  int k = 0;
+  for (int g = 1; g <= re->ngroups; g++) /* the table is sorted by name: go by number */
+    for (int i = 0; i < n; i++) {
+      PCRE2_SPTR entry = table + (size_t)i * size;
+      if ((entry[0] << 8 | entry[1]) != g) continue;
+      if (re->optional[g])
+        return fail(er, NRT_EUNSUPPORTED, e->loc,
+                    "unsupported: m.groupdict() of a pattern whose group '%s' may not take "
+                    "part (a None value; use m.group('%s'), which may be None)",
+                    (const char *)entry + 2, (const char *)entry + 2);
+      const char *gname = (const char *)entry + 2;
+      udf_expr *key = udf_arena_alloc(a, sizeof *key);
+      udf_expr *arg = udf_arena_alloc(a, sizeof *arg);
+      udf_expr *attr = udf_arena_alloc(a, sizeof *attr);
+      udf_expr *call = udf_arena_alloc(a, sizeof *call);
+      udf_expr **args = udf_arena_alloc(a, sizeof *args);
+      udf_expr *m = udf_arena_alloc(a, sizeof *m); /* a name: each use is checked on its own */
+      if (!key || !arg || !attr || !call || !args || !m)
+        return fail(er, NRT_ENOMEM, e->loc, "out of memory");
+      *m = *recv;
+      memset(key, 0, sizeof *key);
+      key->kind = UDF_E_STR;
+      key->loc = e->loc;
+      key->u.str.data = gname;
+      key->u.str.len = (int64_t)strlen(gname);
+      *arg = *key;
+      memset(attr, 0, sizeof *attr);
+      attr->kind = UDF_E_ATTRIBUTE;
+      attr->loc = e->loc;
+      attr->u.attribute.value = m;
+      attr->u.attribute.attr = "group";
+      memset(call, 0, sizeof *call);
+      call->kind = UDF_E_CALL;
+      call->loc = e->loc;
+      call->u.call.func = attr;
+      args[0] = arg;
+      call->u.call.args = args;
+      call->u.call.nargs = 1;
+      keys[k] = key;
+      values[k] = call;
+      k++;
+    }
+  udf_loc loc = e->loc;
+  memset(e, 0, sizeof *e);
+  e->kind = UDF_E_DICT;
+  e->loc = loc;
+  e->u.dict.keys = keys;
+  e->u.dict.values = values;
+  e->u.dict.n = k;
+  e->u.dict.const_index = -1;
+  er->code = 0; /* check e again */
+  return UDF_TY_UNKNOWN;
+}
+
 udf_type udf_re_check_match(udf_module *m, udf_arena *a, bool final, udf_expr *e,
                             udf_expr *recv, const char *name, udf_re_err *er) {
   udf_re *re = udf_re_set_get(m->res, index_of_type(recv->type));
@@ -493,8 +583,7 @@ udf_type udf_re_check_match(udf_module *m, udf_arena *a, bool final, udf_expr *e
     else if (strcmp(name, "end") == 0) b = UDF_BI_RE_END;
     else if (strcmp(name, "groups") == 0) b = UDF_BI_RE_GROUPS;
     else if (strcmp(name, "groupdict") == 0)
-      return fail(er, NRT_EUNSUPPORTED, e->loc,
-                  "unsupported: m.groupdict() (it needs dict values; use m.group('name'))");
+      return groupdict_as_dict(a, e, recv, re, er);
     else if (strcmp(name, "span") == 0)
       return span_as_tuple(a, e, recv, er);
     else if (strcmp(name, "expand") == 0)
@@ -555,4 +644,45 @@ udf_type udf_re_check_match(udf_module *m, udf_arena *a, bool final, udf_expr *e
     e->u.call.ncargs = b == UDF_BI_RE_GROUPS ? 1 : 2;
   }
   return e->type = result;
+}
+
+int udf_re_groupdict_item(udf_module *m, udf_arena *a, udf_expr *e, udf_expr *gd,
+                          udf_expr *key, udf_expr *dflt, bool is_get) {
+  udf_expr *recv = gd->u.call.func->u.attribute.value;
+  const udf_re *re = udf_re_set_get(m->res, index_of_type(recv->type));
+  if (!re || gd->u.call.nargs > 1 || gd->u.call.nkeywords || key->u.str.len >= 64) return 0;
+  char name[64];
+  memcpy(name, key->u.str.data, (size_t)key->u.str.len);
+  name[key->u.str.len] = 0;
+  int g = memchr(name, 0, (size_t)key->u.str.len) ? -1
+          : pcre2_substring_number_from_name(re->code, (PCRE2_SPTR)name);
+  if (g < 0) {
+    if (!is_get) return 0;
+    udf_loc loc = e->loc;
+    if (dflt) *e = *dflt;
+    else {
+      memset(e, 0, sizeof *e);
+      e->kind = UDF_E_NONE;
+    }
+    e->loc = loc;
+    return 1;
+  }
+  if (re->optional[g] && gd->u.call.nargs == 1) return 0;
+  udf_expr *attr = udf_arena_alloc(a, sizeof *attr);
+  udf_expr **args = udf_arena_alloc(a, sizeof *args);
+  if (!attr || !args) return -1;
+  memset(attr, 0, sizeof *attr);
+  attr->kind = UDF_E_ATTRIBUTE;
+  attr->loc = e->loc;
+  attr->u.attribute.value = recv;
+  attr->u.attribute.attr = "group";
+  args[0] = key;
+  udf_loc loc = e->loc;
+  memset(e, 0, sizeof *e);
+  e->kind = UDF_E_CALL;
+  e->loc = loc;
+  e->u.call.func = attr;
+  e->u.call.args = args;
+  e->u.call.nargs = 1;
+  return 1;
 }

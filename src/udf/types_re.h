@@ -14,6 +14,11 @@
  * the match objects), only as the iterable of a for loop or comprehension. */
 #define UDF_TY_RE_MATCHES 0x8000u
 
+/* The keyword names of Pattern.match/search/fullmatch's pos and endpos once rewritten into
+ * re.match/search/fullmatch (types_re_pattern.h): no source can spell them. */
+#define UDF_RE_POS "\001pos"
+#define UDF_RE_ENDPOS "\001endpos"
+
 typedef struct udf_re_err {
   int code;
   udf_loc loc;
@@ -35,5 +40,14 @@ udf_type udf_re_check_call(udf_module *m, udf_arena *a, bool final, udf_expr *e,
  * of m.start() and m.end(): UDF_TY_UNKNOWN with er->code 0 says to check e again. */
 udf_type udf_re_check_match(udf_module *m, udf_arena *a, bool final, udf_expr *e,
                             udf_expr *recv, const char *name, udf_re_err *er);
+
+/* e = m.groupdict()[key] (is_get false) or m.groupdict().get(key, dflt) (dflt NULL: None),
+ * gd the groupdict call, m a match (checked, not None), key a str literal: e becomes
+ * m.group(key) (None where the group did not take part, as the dict holds), or for get of a
+ * name the pattern lacks, dflt / None. Not (nothing changed) where the dict itself is needed:
+ * a name the pattern lacks in [] (KeyError at run time), or groupdict(default) of a group that
+ * may not take part. Returns 1 (rewritten), 0 (not), -1 (out of memory). */
+int udf_re_groupdict_item(udf_module *m, udf_arena *a, udf_expr *e, udf_expr *gd,
+                          udf_expr *key, udf_expr *dflt, bool is_get);
 
 #endif

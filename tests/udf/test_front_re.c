@@ -99,9 +99,9 @@ static const bad cases[] = {
     {"import re\ndef f(s):\n    p = 'a+'\n    return re.search(p, s) is None\n", UNS, 4, 22,
      "unsupported: a pattern that is not a string literal in re.search (patterns are compiled "
      "once, when the UDF is compiled)"},
-    {"import re\ndef f(s):\n    return re.compile('a').search(s) is None\n", UNS, 3, 12,
-     "unsupported: re.compile and pattern objects (pass the pattern literal to re.match, "
-     "re.sub, ...: it is compiled once per UDF)"},
+    {"import re\ndef f(s):\n    p = re.compile(s)\n    return p.search(s) is None\n", UNS, 3, 20,
+     "unsupported: a pattern that is not a string literal in re.compile (patterns are compiled "
+     "once, when the UDF is compiled)"},
     {"import re\ndef f(s):\n    t = re.subn('a', 'b', s)\n    return s\n", UNS, 3, 5,
      "unsupported: a tuple of mixed types stored in a variable (only tuples of str)"},
     {"import re\ndef f(s):\n    a, b = re.subn('a', s)\n    return s\n", TYP, 3, 12,
@@ -146,9 +146,10 @@ static const bad cases[] = {
      "    return ''\n", NRT_EINDEX, 5, 24, "IndexError: no such group"},
     {"import re\ndef f(s):\n    m = re.search('(?P<x>a)', s)\n    if m:\n        return m['y']\n"
      "    return ''\n", NRT_EINDEX, 5, 18, "IndexError: no such group"},
-    {"import re\ndef f(s):\n    m = re.search('(?P<x>a)', s)\n    if m:\n"
-     "        return str(m.groupdict())\n    return ''\n", UNS, 5, 20,
-     "unsupported: m.groupdict() (it needs dict values; use m.group('name'))"},
+    {"import re\ndef f(s):\n    m = re.search('(?P<x>a)?', s)\n    if m:\n"
+     "        d = m.groupdict()\n        return d['x']\n    return ''\n", UNS, 5, 13,
+     "unsupported: m.groupdict() of a pattern whose group 'x' may not take part (a None "
+     "value; use m.group('x'), which may be None)"},
     {"import re\ndef f(s):\n    m = re.search('(a)', s)\n    if m:\n        t = m.span()\n"
      "    return ''\n", UNS, 5, 9,
      "unsupported: a tuple of mixed types stored in a variable (only tuples of str)"},
