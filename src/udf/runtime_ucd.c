@@ -2,7 +2,6 @@
  * with CPython 3.11's exceptions and messages (Modules/unicodedata.c). */
 #include "udf/runtime_ucd.h"
 
-#include <stdio.h>
 #include <string.h>
 
 #include "nrt/str_convert.h"
@@ -79,9 +78,12 @@ static int32_t lookup(const nrt_str *name, nrt_str *out, struct nrt_error *err) 
   uint32_t cps[4];
   size_t n = nrt_uc_lookup(name->data, (size_t)name->len, cps);
   if (n == 0) { /* KeyError's message is repr() of CPython's message */
-    char msg[300], repr[NRT_ERROR_MESSAGE_SIZE];
-    int64_t len = snprintf(msg, sizeof msg, "undefined character name '%.*s'", (int)name->len,
-                           name->data);
+    static const char pre[] = "undefined character name '";
+    char msg[sizeof pre + 256 + 1], repr[NRT_ERROR_MESSAGE_SIZE];
+    memcpy(msg, pre, sizeof pre - 1); /* the name may hold NULs */
+    if (name->len) memcpy(msg + sizeof pre - 1, name->data, (size_t)name->len);
+    int64_t len = (int64_t)(sizeof pre - 1) + name->len;
+    msg[len++] = '\'';
     while (len > 0 && nrt_str_repr_size(msg, len) >= (int64_t)sizeof repr)
       do len--; while (len > 0 && ((unsigned char)msg[len] & 0xC0) == 0x80);
     repr[nrt_str_repr_into(msg, len, repr)] = '\0';

@@ -43,7 +43,8 @@ NAMES = [[n] for n in [
     "LATIN CAPITAL LETTER A WITH MACRON AND GRAVE", "KHITAN SMALL SCRIPT CHARACTER-18B00",
     "NUSHU CHARACTER-1B170", "TANGUT IDEOGRAPH-17000", "TIBETAN MARK BSKA- SHOG GI MGO RGYAN",
     "HANGUL JUNGSEONG O-E", "NO SUCH CHARACTER", "", "SNOWMAN ", " SNOWMAN", "SNOW-MAN",
-    "DIGIT ONE", "A" * 257, "LATIN SMALL LETTER \u00e9", "it's \"quoted\"", "ΑΛΦΑ"]]
+    "DIGIT ONE", "A" * 257, "LATIN SMALL LETTER \u00e9", "it's \"quoted\"", "ΑΛΦΑ",
+    "bad\x01name\ttab", "quote'"]]
 
 # --- character properties, str results (write form) and value results
 case("""import unicodedata
