@@ -8,14 +8,18 @@ cg_val cg_ucd_call(cg *c, const udf_expr *e) {
   cg_val r = {NULL, e->type, false};
   cg_val x = cg_expr(c, a[1]);
   cg_val y = {NULL, UDF_TY_NONE, false};
-  if (e->u.call.ncargs > 2) y = cg_expr(c, a[2]);
+  if (e->u.call.ncargs > 2 && a[2]->type == UDF_TY_NONE)
+    fn |= NRT_UDF_UCD_DEFAULT_NONE; /* name(c, None): nothing to evaluate */
+  else if (e->u.call.ncargs > 2)
+    y = cg_expr(c, a[2]);
   bool y_str = y.v && udf_type_base(y.type) == UDF_TY_STR;
   LLVMValueRef xs = cg_spill(c, x.v);
   LLVMValueRef ys = y_str ? cg_spill(c, y.v) : LLVMConstNull(c->strp);
   LLVMValueRef has_default = cg_i32(c, y.v && !y_str);
-  if (fn <= NRT_UDF_UCD_NORMALIZE) {
+  if ((fn & ~NRT_UDF_UCD_DEFAULT_NONE) <= NRT_UDF_UCD_NORMALIZE) {
     LLVMValueRef args[3] = {cg_i32(c, fn), xs, ys};
     r = cg_new_str(c, "nrt_udf_rt_ucd_str", "i:isssp", args, 3);
+    r.type = e->type; /* str | None for name(c, None) */
   } else if (fn == NRT_UDF_UCD_NUMERIC) {
     LLVMValueRef out = cg_scratch(c, c->f64, "f");
     LLVMValueRef args[5] = {xs, has_default, y.v && !y_str ? y.v : LLVMConstReal(c->f64, 0),

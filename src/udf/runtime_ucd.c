@@ -97,6 +97,8 @@ static int32_t lookup(const nrt_str *name, nrt_str *out, struct nrt_error *err) 
 int32_t nrt_udf_rt_ucd_str(int32_t fn, const nrt_str *a, const nrt_str *b, nrt_str *out,
                            struct nrt_error *err) {
   *out = nrt_str_empty();
+  bool none_default = (fn & NRT_UDF_UCD_DEFAULT_NONE) != 0;
+  fn &= ~NRT_UDF_UCD_DEFAULT_NONE;
   if (fn == NRT_UDF_UCD_LOOKUP) return lookup(a, out, err);
   if (fn == NRT_UDF_UCD_NORMALIZE) {
     enum nrt_uc_form form = NRT_UC_NFC;
@@ -119,6 +121,10 @@ int32_t nrt_udf_rt_ucd_str(int32_t fn, const nrt_str *a, const nrt_str *b, nrt_s
     char buf[NRT_UC_NAME_MAX];
     size_t n = nrt_uc_name(cp, buf);
     if (n) return nrt_str_new(buf, (int64_t)n, out, err);
+    if (none_default) {
+      *out = (nrt_str){NULL, NULL, 0};
+      return NRT_OK;
+    }
     if (!b) return nrt_error_set(err, NRT_EVALUE, "no such name");
     nrt_str_retain(b);
     *out = *b;

@@ -18,7 +18,9 @@ enum {
 
 /* The str functions, CATEGORY .. NORMALIZE: fn(a) or fn(a, b) (b: name's default, or NULL;
  * normalize(a = form, b = text)). The result is a new reference in *out (normalize of text
- * already normalized returns text itself). */
+ * already normalized returns text itself). NAME | NRT_UDF_UCD_DEFAULT_NONE is name(a, None):
+ * out->data is NULL (None) for a character without a name. */
+#define NRT_UDF_UCD_DEFAULT_NONE 0x100
 int32_t nrt_udf_rt_ucd_str(int32_t fn, const nrt_str *a, const nrt_str *b, nrt_str *out,
                            struct nrt_error *err);
 /* The int functions, DECIMAL .. IS_NORMALIZED (is_normalized(a = form, b = text) gives 0/1);

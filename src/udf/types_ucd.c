@@ -88,7 +88,9 @@ udf_type udf_ucd_check_call(udf_arena *a, udf_expr *e, const char *fn, udf_re_er
                 fn, funcs[k].shape == CHAR_DEFAULT ? "1 " : "", type_name(t));
   }
   udf_type result = funcs[k].result;
-  if (funcs[k].shape == CHAR_DEFAULT && n == 2 && args[1]->type != result)
+  if (funcs[k].fn == NRT_UDF_UCD_NAME && n == 2 && args[1]->type == UDF_TY_NONE)
+    result = UDF_TY_STR | UDF_TY_NULLABLE; /* name(c, None): str | None */
+  else if (funcs[k].shape == CHAR_DEFAULT && n == 2 && args[1]->type != result)
     return fail(er, NRT_EUNSUPPORTED, args[1]->loc,
                 "unsupported: unicodedata.%s() with a default of type %s (the default must be "
                 "%s %s, the type of the result%s)",

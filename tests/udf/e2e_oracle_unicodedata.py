@@ -73,6 +73,17 @@ def f(s):
 """, rows=ROWS, name="import unicodedata as ud; name with an f-string default")
 case("""import unicodedata
 def f(c):
+    n = unicodedata.name(c, None)
+    if n is None:
+        return '<none>'
+    return n.lower()
+""", rows=CHARS, name="name(c, None): str | None tested with is None")
+case("""import unicodedata
+def f(c):
+    return unicodedata.name(c, None)
+""", rows=CHARS, name="name(c, None) returned: None for characters without a name")
+case("""import unicodedata
+def f(c):
     try:
         return unicodedata.name(c)
     except ValueError as e:

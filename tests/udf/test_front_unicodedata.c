@@ -16,9 +16,12 @@ static const bad cases[] = {
      "unsupported: unicodedata.ucd_3_2_0"},
     {"from unicodedata import normalize, UCD\ndef f(s):\n    return s\n", UNS, 1, 36,
      "unsupported: unicodedata.UCD"},
-    {PRE "unicodedata.name(s, None)\n", UNS, 3, 32,
-     "unsupported: unicodedata.name() with a default of type NoneType (the default must be a "
-     "str, the type of the result)"},
+    {PRE "unicodedata.digit(s, None)\n", UNS, 3, 33,
+     "unsupported: unicodedata.digit() with a default of type NoneType (the default must be an "
+     "int, the type of the result)"},
+    {PRE "unicodedata.name(s, 0)\n", UNS, 3, 32,
+     "unsupported: unicodedata.name() with a default of type int (the default must be a str, "
+     "the type of the result)"},
     {PRE "unicodedata.numeric(s, -1)\n", UNS, 3, 35,
      "unsupported: unicodedata.numeric() with a default of type int (the default must be a "
      "float, the type of the result, e.g. -1.0)"},
