@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "nrt/core.h"
+#include "nrt/ucd.h"
+#include "nrt/unicode.h"
 #include "udf/runtime_ucd.h"
 
 static udf_type fail(udf_re_err *er, int code, udf_loc loc, const char *fmt, ...)
@@ -47,6 +49,27 @@ static const struct {
 
 static const char *type_name(udf_type t) {
   return udf_type_name(t);
+}
+
+/* lookup('LITERAL') of a name that exists becomes the literal it finds: the search runs once,
+ * not per row. A name that does not exist is left to raise KeyError where CPython does. */
+static bool lookup_literal(udf_arena *a, udf_expr *e, udf_re_err *er) {
+  const udf_expr *arg = e->u.call.args[0];
+  uint32_t cps[4];
+  size_t n = arg->u.str.len > 256 ? 0
+                                  : nrt_uc_lookup(arg->u.str.data, (size_t)arg->u.str.len, cps);
+  if (n == 0) return false; /* not folded */
+  char *text = udf_arena_alloc(a, 17);
+  if (!text) return fail(er, NRT_ENOMEM, e->loc, "out of memory"), false;
+  size_t len = 0;
+  for (size_t i = 0; i < n; i++) len += nrt_utf8_encode(cps[i], text + len);
+  text[len] = '\0';
+  e->kind = UDF_E_STR;
+  memset(&e->u, 0, sizeof e->u);
+  e->u.str.data = text;
+  e->u.str.len = (int64_t)len;
+  e->type = UDF_TY_STR;
+  return true;
 }
 
 udf_type udf_ucd_check_call(udf_arena *a, udf_expr *e, const char *fn, udf_re_err *er) {
@@ -96,6 +119,11 @@ udf_type udf_ucd_check_call(udf_arena *a, udf_expr *e, const char *fn, udf_re_er
                 "%s %s, the type of the result%s)",
                 fn, type_name(args[1]->type), result == UDF_TY_INT ? "an" : "a", type_name(result),
                 result == UDF_TY_FLOAT ? ", e.g. -1.0" : "");
+  if (funcs[k].fn == NRT_UDF_UCD_LOOKUP && args[0]->kind == UDF_E_STR) {
+    er->code = 0;
+    if (lookup_literal(a, e, er)) return e->type;
+    if (er->code) return UDF_TY_UNKNOWN;
+  }
   udf_expr **cargs = udf_arena_alloc(a, 3 * sizeof *cargs);
   udf_expr *op = udf_arena_alloc(a, sizeof *op);
   if (!cargs || !op) return fail(er, NRT_ENOMEM, e->loc, "out of memory");

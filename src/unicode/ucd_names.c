@@ -179,6 +179,29 @@ static bool matches(const uint8_t *p, const char *s, size_t len, uint32_t b, siz
   return k == len;
 }
 
+/* The number of the lexicon word s[0..n) (upper case), or -1. */
+static long word_number(const char *s, size_t n) {
+  for (long k = 0; k < NRT_UCD_WORD_COUNT; k++) {
+    size_t a = nrt_ucd_word_offsets[k], b = nrt_ucd_word_offsets[k + 1];
+    if (b - a == n && memcmp(nrt_ucd_lexicon + a, s, n) == 0) return k + 2;
+  }
+  return -1;
+}
+
+/* The numbers a name spelled s[0..len) may start with: its first word up to a space or a
+ * hyphen, or up to a space (names the generator split at spaces only); -1 for none. */
+static void first_words(const char *s, size_t len, long w[2]) {
+  char up[NRT_UC_NAME_MAX] = {0};
+  size_t n = 0, m;
+  while (n < len && n < sizeof up && s[n] != ' ') {
+    up[n] = upper(s[n]);
+    n++;
+  }
+  for (m = 0; m < n && up[m] != '-'; m++) {}
+  w[0] = n < sizeof up ? word_number(up, m) : -1;
+  w[1] = n < sizeof up && m < n ? word_number(up, n) : -1;
+}
+
 NRT_API size_t nrt_uc_lookup(const char *name, size_t len, uint32_t out[4]) {
   uint32_t cp = 0;
   int a = algorithmic(name, len, &cp);
@@ -186,14 +209,21 @@ NRT_API size_t nrt_uc_lookup(const char *name, size_t len, uint32_t out[4]) {
     out[0] = cp;
     return (size_t)a;
   }
+  long first[2];
+  first_words(name, len, first);
+  if (first[0] < 0 && first[1] < 0) return 0; /* every name's first word is in the lexicon */
   for (uint32_t b = 0; b < NRT_UCD_NAME_BLOCKS; b++) {
     const uint8_t *p = nrt_ucd_names + nrt_ucd_name_blocks[b];
     const uint8_t *end = nrt_ucd_names + nrt_ucd_name_blocks[b + 1];
-    for (size_t i = 0; p < end; i++, p += 1 + p[0])
+    for (size_t i = 0; p < end; i++, p += 1 + p[0]) {
+      const uint8_t *q = p + 1;
+      long w = (long)next_word(&q);
+      if (w != first[0] && w != first[1]) continue; /* a quick filter */
       if (matches(p, name, len, b, i)) {
         nth_in_block(b, i, &out[0]);
         return 1;
       }
+    }
   }
   const uint8_t *p = nrt_ucd_alias_names;
   for (size_t i = 0; i < NRT_UCD_ALIAS_COUNT; i++, p += 1 + p[0])

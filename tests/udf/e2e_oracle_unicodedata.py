@@ -218,6 +218,15 @@ def f(n):
     return unicodedata.lookup(n)
 """, rows=NAMES, name="lookup without try: KeyError")
 case("""import unicodedata
+from unicodedata import lookup
+def f(s):
+    t = lookup('LEFT-POINTING DOUBLE ANGLE QUOTATION MARK') + s + unicodedata.lookup('bom')
+    try:
+        return t + lookup('LATIN CAPITAL LETTER A WITH MACRON AND GRAVE') + lookup('NO SUCH NAME')
+    except KeyError as e:
+        return t + str(e)
+""", rows=ROWS, name="lookup of literals (found once at compile time) and of a missing one")
+case("""import unicodedata
 from unicodedata import unidata_version
 def f(s):
     return len(unidata_version) + len(unicodedata.unidata_version)

@@ -76,8 +76,8 @@ static void test_failure_injection(void) {
       compile("import unicodedata as u\ndef f(s):\n"
               "    t = u.normalize('NFKD', s) + u.normalize('NFC', s)\n"
               "    names = [u.name(c, '?') for c in t]\n"
-              "    return '|'.join(names) + u.lookup('SNOWMAN') + u.decomposition(t[0] if t "
-              "else 'a') + str(u.is_normalized('NFD', s))\n"),
+              "    return '|'.join(names) + u.lookup(u.name(s[0], 'SNOWMAN') if s else 'BOM') + "
+              "u.decomposition(t[0] if t else 'a') + str(u.is_normalized('NFD', s))\n"),
       udf_trial_column(rows, 6), 2, 2, 6};
   CHECK(t.udf != NULL);
   udf_trial_every_failure(&t, "unicodedata UDF apply");
