@@ -4,7 +4,8 @@
 Usage: gen_unicode_tables.py [--ucd DIR] [--out-dir DIR]
 
 Reads the UCD pinned by Debian's unicode-data package (15.0.0, /usr/share/unicode) and writes
-unicode_tables.h and unicode_tables.c (default: src/unicode/ next to this script's repository).
+unicode_tables.h and unicode_tables.c (default: src/unicode/ next to this script's repository),
+and ucd_tables.h and ucd_tables.c, the tables of the unicodedata module (gen_ucd_props.py).
 
 Properties follow CPython's Tools/unicode/makeunicodedata.py, so that nrt's str methods agree
 with Python's:
@@ -31,6 +32,8 @@ import bz2
 import os
 import sys
 from fractions import Fraction
+
+import gen_ucd_props
 
 UCD_VERSION = "15.0.0"
 NCP = 0x110000
@@ -373,6 +376,9 @@ def main():
                  extended, numeric_values)
     size = len(stage1) * (1 if max(stage1) < 256 else 2) + \
         len(stage2) * (1 if max(stage2) < 256 else 2) + len(records) * 24 + len(extended) * 4
+    ucd_data = gen_ucd_props.load(args.ucd, unicode_data, data_lines, code_range)
+    ucd = gen_ucd_props.build(unicode_data, *ucd_data, split_two_stage)
+    print(gen_ucd_props.write(args.out_dir, ucd, BANNER, c_type, c_array), file=sys.stderr)
     print("unicode tables: shift %d, %d blocks, %d records, %d extended, %d numeric, %d bytes"
           % (shift, len(stage2) >> shift, len(records), len(extended), len(numeric_values), size),
           file=sys.stderr)

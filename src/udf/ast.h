@@ -218,7 +218,9 @@ typedef enum udf_builtin {
   UDF_BI_RE_SUB_FN,  /* re.sub with a function: (re, call, s, count) where call is the UDF_CALL_FUNC
                       * of the module's def on a CURRENT node; type str (or int: the count, for
                       * re.subn's) */
-  UDF_BI_RE_CURRENT  /* () the match being replaced by SUB_FN: re.Match, borrowed */
+  UDF_BI_RE_CURRENT, /* () the match being replaced by SUB_FN: re.Match, borrowed */
+  UDF_BI_UCD /* unicodedata.<fn>(...) (types_ucd.c, codegen_ucd.c): cargs[0] a UDF_E_INT, the
+              * function (NRT_UDF_UCD_* of runtime_ucd.h), then its 1 or 2 arguments */
 } udf_builtin;
 
 /* String methods. Each has fixed parameter slots (call.cargs[i], NULL = not given or given as

@@ -5,7 +5,18 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const modules[] = {"math", "string", "re", NULL};
+#include "unicode/unicode_tables.h" /* NRT_UC_UCD_VERSION */
+
+static const char *const modules[] = {"math", "string", "re", "unicodedata", NULL};
+
+/* unicodedata's functions (types_ucd.c) and its one constant: nrt's data version, which is
+ * Unicode 15.0.0 (CPython 3.11's is 14.0.0). */
+static const char *const ucd_funcs[] = {
+    "unicodedata.category", "unicodedata.bidirectional", "unicodedata.east_asian_width",
+    "unicodedata.decomposition", "unicodedata.name", "unicodedata.lookup",
+    "unicodedata.normalize", "unicodedata.decimal", "unicodedata.digit",
+    "unicodedata.combining", "unicodedata.mirrored", "unicodedata.is_normalized",
+    "unicodedata.numeric", NULL};
 
 /* string's constants, as CPython defines them. */
 static const struct {
@@ -75,6 +86,19 @@ const char *udf_import_resolve(udf_expr *e, const char *module, const char *memb
       if (strcmp(re_funcs[i] + 3, member) == 0) {
         e->kind = UDF_E_NAME;
         e->u.name.id = re_funcs[i];
+        return NULL;
+      }
+  } else if (strcmp(module, "unicodedata") == 0) {
+    if (strcmp(member, "unidata_version") == 0) {
+      e->kind = UDF_E_STR;
+      e->u.str.data = NRT_UC_UCD_VERSION;
+      e->u.str.len = (int64_t)strlen(NRT_UC_UCD_VERSION);
+      return NULL;
+    }
+    for (int i = 0; ucd_funcs[i]; i++)
+      if (strcmp(ucd_funcs[i] + 12, member) == 0) {
+        e->kind = UDF_E_NAME;
+        e->u.name.id = ucd_funcs[i];
         return NULL;
       }
   } else if (strcmp(module, "string") == 0) {

@@ -1,6 +1,7 @@
-/* The modules a UDF may import (math, string), resolved by the parser: an imported name used
- * in an expression becomes a literal (string.digits, math.pi) or a call of a checker builtin
- * whose name is the dotted path ("math.floor"), which no Python identifier can spell. */
+/* The modules a UDF may import (math, string, re, unicodedata), resolved by the parser: an
+ * imported name used in an expression becomes a literal (string.digits, math.pi) or a call of
+ * a checker builtin whose name is the dotted path ("math.floor"), which no Python identifier
+ * can spell. */
 #ifndef NRT_UDF_IMPORTS_H
 #define NRT_UDF_IMPORTS_H
 

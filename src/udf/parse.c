@@ -1322,7 +1322,8 @@ static const char *import_module_name(parser *p) {
   bool dotted = peek_at(p, 1)->kind == UDF_T_OP && peek_at(p, 1)->op == UDF_O_DOT;
   if (!m || dotted) {
     udf_diag_error(p->dc, NRT_EUNSUPPORTED, t->loc,
-                   "unsupported: import %.*s%s (the importable modules are math, re and string)",
+                   "unsupported: import %.*s%s (the importable modules are math, re, string and "
+                   "unicodedata)",
                    (int)t->tlen, t->text, dotted ? "..." : "");
     return NULL;
   }

@@ -4,6 +4,7 @@
 #include "udf/runtime.h"
 #include "udf/runtime_dict.h"
 #include "udf/runtime_re.h"
+#include "udf/runtime_ucd.h"
 
 #define SYM(f) {#f, (void *)(f)}
 
@@ -22,7 +23,8 @@ static const struct nrt_udf_symbol common[] = {
     SYM(nrt_udf_rt_unpack_check), SYM(nrt_udf_rt_char_at), SYM(nrt_udf_rt_strip), SYM(nrt_udf_rt_str_getitem),
     SYM(nrt_udf_rt_str_slice), SYM(nrt_udf_rt_list_new), SYM(nrt_udf_rt_list_chars),
     SYM(nrt_udf_rt_list_append), SYM(nrt_udf_rt_list_getitem), SYM(nrt_udf_rt_list_slice),
-    SYM(nrt_udf_rt_list_concat), SYM(nrt_udf_rt_math),
+    SYM(nrt_udf_rt_list_concat), SYM(nrt_udf_rt_math), SYM(nrt_udf_rt_ucd_str),
+    SYM(nrt_udf_rt_ucd_int), SYM(nrt_udf_rt_ucd_numeric),
     SYM(nrt_udf_rt_list_repeat), SYM(nrt_udf_rt_list_contains), SYM(nrt_udf_rt_list_eq),
     SYM(nrt_udf_rt_startswith_list), SYM(nrt_udf_rt_endswith_list), SYM(nrt_udf_rt_split),
     SYM(nrt_udf_rt_rsplit), SYM(nrt_udf_rt_splitlines), SYM(nrt_udf_rt_partition),

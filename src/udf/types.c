@@ -22,6 +22,7 @@
 #include "udf/types_funcs.h"
 #include "udf/types_re.h"
 #include "udf/types_re_pattern.h"
+#include "udf/types_ucd.h"
 
 typedef struct ck {
   udf_diagctx *dc;
@@ -460,7 +461,8 @@ static udf_type check_name(ck *c, udf_expr *e) {
   for (int i = 0; builtins[i]; i++)
     if (strcmp(builtins[i], id) == 0)
       return err(c, NRT_EUNSUPPORTED, e->loc, "unsupported: functions as values ('%s')", id);
-  if (strncmp(id, "math.", 5) == 0 || strncmp(id, "re.", 3) == 0) /* imports.h */
+  if (strncmp(id, "math.", 5) == 0 || strncmp(id, "re.", 3) == 0 ||
+      strncmp(id, "unicodedata.", 12) == 0) /* imports.h */
     return err(c, NRT_EUNSUPPORTED, e->loc, "unsupported: functions as values ('%s')", id);
   if (udf_builtin_is_unsupported(id))
     return err(c, NRT_EUNSUPPORTED, e->loc, "unsupported: built-in function '%s'", id);
@@ -1092,6 +1094,20 @@ static bool groupdict_item(ck *c, udf_expr *e, udf_expr *gd, udf_expr *key, udf_
   int r = udf_re_groupdict_item(c->m, c->a, e, gd, key, dflt, is_get);
   if (r < 0) oom(c);
   return r != 0; /* after running out of memory: checked again, stopping at once */
+}
+
+/* unicodedata.<fn>(...) (types_ucd.c). */
+static udf_type check_ucd(ck *c, udf_expr *e, const char *fn) {
+  bool unknown = false;
+  for (int i = 0; i < e->u.call.nargs; i++)
+    if (check_expr(c, &e->u.call.args[i]) == UNKNOWN) unknown = true;
+  for (int i = 0; i < e->u.call.nkeywords; i++)
+    if (check_expr(c, &e->u.call.keywords[i].value) == UNKNOWN) unknown = true;
+  if (unknown) return UNKNOWN;
+  udf_re_err er;
+  udf_type t = udf_ucd_check_call(c->a, e, fn, &er);
+  if (t == UNKNOWN) return err(c, er.code, er.loc, "%s", er.msg);
+  return t;
 }
 
 static udf_type check_subscript(ck *c, udf_expr *e) {
@@ -1912,6 +1928,7 @@ static udf_type check_call(ck *c, udf_expr *e) {
     if (strcmp(builtins[i], id) == 0) return check_builtin(c, e, id);
   if (strncmp(id, "math.", 5) == 0) return check_builtin(c, e, id); /* imports.h */
   if (strncmp(id, "re.", 3) == 0) return check_re(c, e, id + 3);
+  if (strncmp(id, "unicodedata.", 12) == 0) return check_ucd(c, e, id + 12);
   if (strcmp(id, "enumerate") == 0 || strcmp(id, "zip") == 0 || strcmp(id, "reversed") == 0)
     return err(c, NRT_EUNSUPPORTED, fx->loc,
                "unsupported: %s() outside the iterable of a for loop or comprehension", id);

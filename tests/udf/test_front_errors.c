@@ -140,7 +140,7 @@ static const bad semantic[] = {
      "too many values to unpack (expected 2)"},
     {"class A:\n    pass\n", UNS, 1, 1, "unsupported: class definitions"},
     {"import json\ndef f(s):\n    return s\n", UNS, 1, 8,
-     "unsupported: import json (the importable modules are math, re and string)"},
+     "unsupported: import json (the importable modules are math, re, string and unicodedata)"},
     {"print(1)\ndef f(s):\n    return s\n", UNS, 1, 1,
      "unsupported: statements outside a function (a UDF module holds only defs, or a single "
      "lambda)"},

@@ -7,7 +7,7 @@ execute_process(COMMAND ${PYTHON} ${SRC_DIR}/tools/gen_unicode_tables.py --out-d
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "gen_unicode_tables.py failed: ${rc}")
 endif()
-foreach(f unicode_tables.h unicode_tables.c)
+foreach(f unicode_tables.h unicode_tables.c ucd_tables.h ucd_tables.c)
   execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${WORK_DIR}/${f} ${SRC_DIR}/src/unicode/${f}
     RESULT_VARIABLE diff)
   if(NOT diff EQUAL 0)
