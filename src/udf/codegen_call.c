@@ -264,6 +264,8 @@ static cg_val builtin(cg *c, const udf_expr *e) {
   int n = e->u.call.ncargs;
   udf_expr *const *a = e->u.call.cargs;
   cg_val r = {NULL, e->type, false};
+  if (e->u.call.builtin >= UDF_BI_TRANSLATE)
+    return cg_format_builtin(c, e);
   if (e->u.call.builtin >= UDF_BI_RE_MATCH)
     return cg_re_call(c, e);
   switch (e->u.call.builtin) {

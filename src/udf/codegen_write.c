@@ -248,7 +248,7 @@ void cg_write(cg *c, const udf_expr *e) {
     cg_release(c, s);
     return;
   }
-  if (write_replace(c, e))
+  if (write_replace(c, e) || cg_write_format_builtin(c, e))
     return;
   switch (e->kind) {
   case UDF_E_NONE:
