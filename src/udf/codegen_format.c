@@ -50,8 +50,16 @@ cg_val cg_format_builtin(cg *c, const udf_expr *e) {
 }
 
 bool cg_write_format_builtin(cg *c, const udf_expr *e) {
-  if (e->kind != UDF_E_CALL || e->u.call.ckind != UDF_CALL_BUILTIN ||
-      e->u.call.builtin != UDF_BI_TRANSLATE)
+  if (e->kind != UDF_E_CALL || e->u.call.ckind != UDF_CALL_BUILTIN)
+    return false;
+  if (e->u.call.builtin == UDF_BI_REPR_VALUE && e->u.call.cargs[1]->u.ival != 'a') {
+    cg_val x = cg_expr(c, e->u.call.cargs[0]);
+    LLVMValueRef args[4] = {c->err, c->writer, x.v, cg_i32(c, (int)e->u.call.cargs[0]->type)};
+    cg_check(c, cg_call(c, "nrt_udf_rt_write_repr_value", "i:pppi", args, 4));
+    cg_release(c, x);
+    return true;
+  }
+  if (e->u.call.builtin != UDF_BI_TRANSLATE)
     return false;
   cg_val s = cg_expr(c, e->u.call.cargs[0]);
   const udf_strlit *t = &e->u.call.cargs[1]->u.str;

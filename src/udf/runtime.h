@@ -169,6 +169,9 @@ int32_t nrt_udf_rt_repr(struct nrt_error *err, const nrt_str *s, int32_t ascii, 
  * the MemInfo of a list or tuple, the nrt_udf_dict of a dict. */
 int32_t nrt_udf_rt_repr_value(struct nrt_error *err, const void *x, int32_t type, int32_t ascii,
                               nrt_str *out);
+/* repr(x) of the same written into the row being written (the write form). */
+int32_t nrt_udf_rt_write_repr_value(struct nrt_error *err, nrt_col_row_writer *w, const void *x,
+                                    int32_t type);
 
 /* The write form of a string result (runtime_write.c, codegen_write.c): room for
  * size << shift more bytes of the row being written (an nrt_col_row_writer), grown when the

@@ -13,8 +13,9 @@
 #include "udf/runtime_dict.h"
 
 typedef struct sink {
-  char *p;   /* NULL while measuring */
-  int64_t n; /* bytes so far */
+  char *p;    /* NULL while measuring */
+  int64_t n;  /* bytes so far */
+  bool bound; /* measuring an upper bound only (no scan of the strs) */
 } sink;
 
 static void put(sink *o, const char *s, int64_t len) {
@@ -29,7 +30,9 @@ static void put_list(sink *o, const nrt_meminfo *mi, udf_type item, bool tuple);
 static void put_item(sink *o, udf_type k, const nrt_str *v) {
   switch (k) {
   case UDF_TY_STR:
-    o->n += o->p ? nrt_str_repr_into(v->data, v->len, o->p + o->n) : nrt_str_repr_size(v->data, v->len);
+    o->n += o->p      ? nrt_str_repr_into(v->data, v->len, o->p + o->n)
+            : o->bound ? 4 * v->len + 2 /* nrt_str_repr_size's bound */
+                       : nrt_str_repr_size(v->data, v->len);
     return;
   case UDF_TY_INT:
     o->n += o->p ? nrt_str_from_int64_into(v->len, o->p + o->n) : nrt_str_from_int64_size(v->len);
@@ -110,9 +113,22 @@ static int64_t ascii_escape(const char *s, int64_t len, char *out) {
   return n;
 }
 
+int32_t nrt_udf_rt_write_repr_value(struct nrt_error *err, nrt_col_row_writer *w, const void *x,
+                                    int32_t type) {
+  sink o = {NULL, 0, true}; /* room for the bound, then one pass writing */
+  put_value(&o, x, (udf_type)type);
+  char *room = nrt_col_row_room(w, (size_t)o.n, err);
+  if (!room)
+    return nrt_udf_room_failed(err);
+  o = (sink){room, 0, false};
+  put_value(&o, x, (udf_type)type);
+  w->pos = room + o.n;
+  return NRT_OK;
+}
+
 int32_t nrt_udf_rt_repr_value(struct nrt_error *err, const void *x, int32_t type, int32_t ascii,
                               nrt_str *out) {
-  sink o = {NULL, 0};
+  sink o = {NULL, 0, false};
   put_value(&o, x, (udf_type)type);
   char *p;
   int rc = nrt_str_alloc(o.n, out, &p, err);

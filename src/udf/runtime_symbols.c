@@ -55,7 +55,7 @@ static const struct nrt_udf_symbol common[] = {
     SYM(nrt_udf_rt_re_pos), SYM(nrt_udf_rt_re_groups), SYM(nrt_udf_rt_re_finditer),
     SYM(nrt_udf_rt_re_finditer_n), SYM(nrt_udf_rt_re_assemble),
     SYM(nrt_udf_rt_translate), SYM(nrt_udf_rt_translate_dict), SYM(nrt_udf_rt_repr_value),
-    SYM(nrt_udf_rt_write_translate),
+    SYM(nrt_udf_rt_write_translate), SYM(nrt_udf_rt_write_repr_value),
     /* the str layer, called directly */
     SYM(nrt_str_concat), SYM(nrt_str_append), SYM(nrt_str_fit), SYM(nrt_str_repeat),
     SYM(nrt_str_contains), SYM(nrt_str_eq),

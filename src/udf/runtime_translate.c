@@ -1,5 +1,6 @@
 /* s.translate(table) with CPython's results and errors (see runtime_translate.h). Two passes
  * over s: measure, then write; ASCII bytes go through the table's direct entries. */
+#include <stddef.h>
 #include <string.h>
 
 #include "nrt/unicode.h"
@@ -32,16 +33,31 @@ static nrt_udf_trans_entry find_big(const char *big, uint32_t n, uint32_t cp) {
   return e;
 }
 
-/* The table's parts (its bytes have no alignment: the head is copied out). */
+/* The table's parts (its bytes have no alignment: fields are read with memcpy, which is a
+ * plain load on the targets nrt runs on). */
 typedef struct table {
-  nrt_udf_trans_head h;
-  const char *big, *pool;
+  const char *len, *off, *big, *pool;
+  uint32_t nbig;
 } table;
 
 static void open_table(table *t, const char *bytes) {
-  memcpy(&t->h, bytes, sizeof t->h);
-  t->big = bytes + sizeof t->h;
-  t->pool = t->big + (size_t)t->h.nbig * sizeof(nrt_udf_trans_entry);
+  t->len = bytes + offsetof(nrt_udf_trans_head, ascii_len);
+  t->off = bytes + offsetof(nrt_udf_trans_head, ascii_off);
+  memcpy(&t->nbig, bytes + offsetof(nrt_udf_trans_head, nbig), sizeof t->nbig);
+  t->big = bytes + sizeof(nrt_udf_trans_head);
+  t->pool = t->big + (size_t)t->nbig * sizeof(nrt_udf_trans_entry);
+}
+
+static int32_t ascii_len(const table *t, unsigned char c) {
+  int32_t v;
+  memcpy(&v, t->len + (size_t)c * sizeof v, sizeof v);
+  return v;
+}
+
+static uint32_t ascii_off(const table *t, unsigned char c) {
+  uint32_t v;
+  memcpy(&v, t->off + (size_t)c * sizeof v, sizeof v);
+  return v;
 }
 
 /* Bytes of s.translate(t) in *total, *changed whether any character maps; the error of the
@@ -54,12 +70,12 @@ static int32_t measure(struct nrt_error *err, const table *t, const unsigned cha
     int32_t len;
     int64_t k = 1;
     if (p[i] < 0x80) {
-      len = t->h.ascii_len[p[i]];
+      len = ascii_len(t, p[i]);
     } else {
       size_t used;
       uint32_t cp = nrt_utf8_decode((const char *)p + i, (size_t)(n - i), &used);
       k = (int64_t)used;
-      len = t->h.nbig ? find_big(t->big, t->h.nbig, cp).len : NRT_UDF_TRANS_KEEP;
+      len = t->nbig ? find_big(t->big, t->nbig, cp).len : NRT_UDF_TRANS_KEEP;
     }
     if (len == NRT_UDF_TRANS_KEEP) {
       size += k;
@@ -83,8 +99,8 @@ static void write_into(const table *t, const unsigned char *p, int64_t n, char *
     uint32_t off;
     int64_t k = 1;
     if (p[i] < 0x80) {
-      len = t->h.ascii_len[p[i]];
-      off = t->h.ascii_off[p[i]];
+      len = ascii_len(t, p[i]);
+      off = ascii_off(t, p[i]);
       if (len == NRT_UDF_TRANS_KEEP) {
         *w++ = (char)p[i++];
         continue;
@@ -92,7 +108,7 @@ static void write_into(const table *t, const unsigned char *p, int64_t n, char *
     } else {
       size_t used;
       nrt_udf_trans_entry e = find_big(
-          t->big, t->h.nbig, nrt_utf8_decode((const char *)p + i, (size_t)(n - i), &used));
+          t->big, t->nbig, nrt_utf8_decode((const char *)p + i, (size_t)(n - i), &used));
       k = (int64_t)used;
       len = e.len;
       off = e.off;

@@ -152,5 +152,12 @@ case("""def f(s):
 """, rows=[[v] for v in o.INTSTR if v != "9223372036854775808"],
      name="repr of a list built in an except clause")
 
+# --- padded fields written in place (fast paths of the write form)
+IN = [[n] for n in o.NUMS + [-2**63, 2**63 - 1, 255, -255, -5]]
+case("lambda n: f'{n:*=8}|{n:<5}|{n:^7}|{n:07}|{n:>3d}|{n:04d}|{n:=+6}|{n:ü>9}|{n:0=12}'",
+     rows=IN, types=("int",), name="int fields: fills, alignments, zero padding, signs")
+case("lambda s: f'{s:>12}|{s:ü^9}|{s:<3}|{s:.2}|{s:>1}' + '%-8s|%8s' % (s, s)", rows=ROWS,
+     name="str fields: one-byte and multi-byte fills, widths under the length")
+
 if __name__ == "__main__":
     sys.exit(o.main())
