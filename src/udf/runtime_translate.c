@@ -36,13 +36,17 @@ static nrt_udf_trans_entry find_big(const char *big, uint32_t n, uint32_t cp) {
 /* The table's parts (its bytes have no alignment: fields are read with memcpy, which is a
  * plain load on the targets nrt runs on). */
 typedef struct table {
-  const char *len, *off, *big, *pool;
-  uint32_t nbig;
+  const char *len, *off, *size, *bytes, *big, *pool;
+  uint32_t nbig, short_ascii;
 } table;
 
 static void open_table(table *t, const char *bytes) {
   t->len = bytes + offsetof(nrt_udf_trans_head, ascii_len);
   t->off = bytes + offsetof(nrt_udf_trans_head, ascii_off);
+  t->size = bytes + offsetof(nrt_udf_trans_head, ascii_size);
+  t->bytes = bytes + offsetof(nrt_udf_trans_head, ascii_bytes);
+  memcpy(&t->short_ascii, bytes + offsetof(nrt_udf_trans_head, short_ascii),
+         sizeof t->short_ascii);
   memcpy(&t->nbig, bytes + offsetof(nrt_udf_trans_head, nbig), sizeof t->nbig);
   t->big = bytes + sizeof(nrt_udf_trans_head);
   t->pool = t->big + (size_t)t->nbig * sizeof(nrt_udf_trans_entry);
@@ -51,6 +55,12 @@ static void open_table(table *t, const char *bytes) {
 static int32_t ascii_len(const table *t, unsigned char c) {
   int32_t v;
   memcpy(&v, t->len + (size_t)c * sizeof v, sizeof v);
+  return v;
+}
+
+static int32_t ascii_size(const table *t, unsigned char c) {
+  int32_t v;
+  memcpy(&v, t->size + (size_t)c * sizeof v, sizeof v);
   return v;
 }
 
@@ -66,9 +76,16 @@ static int32_t measure(struct nrt_error *err, const table *t, const unsigned cha
                        int64_t *total, bool *changed) {
   int64_t size = 0;
   bool any = false;
+  int32_t flags = 0;
   for (int64_t i = 0; i < n;) {
     int32_t len;
     int64_t k = 1;
+    if (p[i] < 0x80 && t->short_ascii) { /* no branch on the entry: its size and flags */
+      int32_t e = ascii_size(t, p[i++]);
+      size += e & 0xff;
+      flags |= e;
+      continue;
+    }
     if (p[i] < 0x80) {
       len = ascii_len(t, p[i]);
     } else {
@@ -88,8 +105,31 @@ static int32_t measure(struct nrt_error *err, const table *t, const unsigned cha
     i += k;
   }
   *total = size;
-  *changed = any;
+  *changed = any || (flags & NRT_UDF_TRANS_MAPPED);
   return NRT_OK;
+}
+
+/* write_into for a short_ascii table, ASCII entries stored 4 bytes at a time: w needs 3
+ * bytes of room past the result. */
+static void write_short(const table *t, const unsigned char *p, int64_t n, char *w) {
+  for (int64_t i = 0; i < n;) {
+    if (p[i] < 0x80) {
+      memcpy(w, t->bytes + (size_t)p[i] * 4, 4);
+      w += ascii_size(t, p[i++]) & 0xff;
+      continue;
+    }
+    size_t used;
+    nrt_udf_trans_entry e = find_big(
+        t->big, t->nbig, nrt_utf8_decode((const char *)p + i, (size_t)(n - i), &used));
+    if (e.len < 0) {
+      memcpy(w, p + i, used);
+      w += used;
+    } else {
+      memcpy(w, t->pool + e.off, (size_t)e.len);
+      w += e.len;
+    }
+    i += (int64_t)used;
+  }
 }
 
 /* Writes s.translate(t) (measured: no bad mapping) into w. */
@@ -158,10 +198,12 @@ int32_t nrt_udf_rt_write_translate(struct nrt_error *err, nrt_col_row_writer *w,
   int32_t rc = measure(err, &t, p, s->len, &total, &changed);
   if (rc)
     return rc;
-  char *room = nrt_col_row_room(w, (size_t)total, err);
+  char *room = nrt_col_row_room(w, (size_t)total + 3, err); /* write_short's slack */
   if (!room)
     return nrt_udf_room_failed(err);
-  if (changed)
+  if (changed && t.short_ascii)
+    write_short(&t, p, s->len, room);
+  else if (changed)
     write_into(&t, p, s->len, room);
   else if (total)
     memcpy(room, p, (size_t)total);

@@ -28,9 +28,19 @@ typedef struct nrt_udf_trans_entry {
   uint32_t off;
 } nrt_udf_trans_entry;
 
+/* ascii_size's flags: the character is in the table; its mapping raises. */
+#define NRT_UDF_TRANS_MAPPED 0x100
+#define NRT_UDF_TRANS_RAISES INT32_MIN
+
 typedef struct nrt_udf_trans_head {
   int32_t ascii_len[128];
   uint32_t ascii_off[128];
+  /* The hot loop's forms of the same, without branches: the bytes it writes (low byte) with
+   * the flags above; and, when every ASCII entry writes at most 4 bytes (short_ascii), those
+   * bytes (the character itself when not mapped) to be stored 4 at a time. */
+  int32_t ascii_size[128];
+  uint32_t ascii_bytes[128];
+  uint32_t short_ascii;
   uint32_t nbig; /* entries for code points >= 128 that follow, sorted by cp */
 } nrt_udf_trans_head;
 

@@ -144,10 +144,13 @@ static bool emit(builder *b, char **table, int64_t *size) {
                           "unsupported: a translate table this large"),
            false;
   nrt_udf_trans_head h;
+  memset(&h, 0, sizeof h);
   for (int c = 0; c < 128; c++) {
     h.ascii_len[c] = NRT_UDF_TRANS_KEEP;
-    h.ascii_off[c] = 0;
+    h.ascii_size[c] = 1;
+    h.ascii_bytes[c] = (uint32_t)c;
   }
+  h.short_ascii = 1;
   h.nbig = nbig;
   size_t bigat = sizeof h, poolat = bigat + (size_t)nbig * sizeof(nrt_udf_trans_entry);
   char *t = udf_arena_alloc(b->a, poolat + (size_t)pool + 1);
@@ -173,6 +176,13 @@ static bool emit(builder *b, char **table, int64_t *size) {
     if (it->key < 128) {
       h.ascii_len[it->key] = e.len;
       h.ascii_off[it->key] = e.off;
+      h.ascii_size[it->key] = e.len < 0 ? NRT_UDF_TRANS_RAISES
+                                        : (e.len & 0xff) | NRT_UDF_TRANS_MAPPED;
+      h.ascii_bytes[it->key] = 0;
+      if (e.len > 4 || e.len < 0)
+        h.short_ascii = 0;
+      else
+        memcpy(&h.ascii_bytes[it->key], t + poolat + off - e.len, (size_t)e.len);
     } else {
       memcpy(t + bigat + (size_t)k++ * sizeof e, &e, sizeof e);
     }
