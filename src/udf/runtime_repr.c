@@ -26,10 +26,26 @@ static void put(sink *o, const char *s, int64_t len) {
 
 static void put_list(sink *o, const nrt_meminfo *mi, udf_type item, bool tuple);
 
+/* True when repr(s) is s in single quotes: printable ASCII without ' or \ (the usual item). */
+static bool plain_ascii(const char *s, int64_t len) {
+  for (int64_t i = 0; i < len; i++) {
+    unsigned char c = (unsigned char)s[i];
+    if (c < 0x20 || c >= 0x7f || c == '\'' || c == '\\')
+      return false;
+  }
+  return true;
+}
+
 /* One item of kind k held in its nrt_str slot (runtime_dict.h: numbers in len). */
 static void put_item(sink *o, udf_type k, const nrt_str *v) {
   switch (k) {
   case UDF_TY_STR:
+    if (!o->bound && plain_ascii(v->data, v->len)) {
+      put(o, "'", 1);
+      put(o, v->data, v->len);
+      put(o, "'", 1);
+      return;
+    }
     o->n += o->p      ? nrt_str_repr_into(v->data, v->len, o->p + o->n)
             : o->bound ? 4 * v->len + 2 /* nrt_str_repr_size's bound */
                        : nrt_str_repr_size(v->data, v->len);
