@@ -10,8 +10,9 @@
  *  - refcount operations executed per row before and after refprune (counting build).
  * The machine may be shared: CPU times (which exclude waiting for a core) are printed next to
  * wall times, and the 1-thread ratios use CPU time.
- * usage: bench_udf [ROWS] [RUNS] */
+ * usage: bench_udf [ROWS] [RUNS]   (NRT_BENCH_UDF_ONLY=name,... runs only those rows) */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, mkstemp */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,11 @@ static const struct udf_case cases[] = {
     {"fstring", "seed", "def f(s):\n    return f'{s:>12}|{len(s):04d}'\n"},
     {"str_format", "seed", "def f(s):\n    return '{:>12}|{:04d}'.format(s, len(s))\n"},
     {"percent", "seed", "def f(s):\n    return '%12s|%04d' % (s, len(s))\n"},
+    {"percent_keys", "seed",
+     "def f(s):\n    return '%(s)12s|%(n)04d' % {'s': s, 'n': len(s)}\n"},
+    {"translate", "seed",
+     "T = str.maketrans('aeiouAEIOU', 'AEIOUaeiou', ' ')\ndef f(s):\n    return s.translate(T)\n"},
+    {"repr_list", "csv", "def f(s):\n    return repr(s.split(','))\n"},
     {"char_loop", "seed",
      "def f(s):\n    n = 0\n    for c in s:\n        if c in 'aeiouAEIOU':\n            n += 1\n"
      "    return n\n"},
@@ -260,6 +266,19 @@ static void run_baselines(const char *spec, int runs, struct base *b) {
 
 static double rate(int64_t rows, double ms) { return ms > 0 ? (double)rows / ms * 1e3 : 0; }
 
+/* NRT_BENCH_UDF_ONLY=name,name,... runs only those rows (and the seed, which the summary
+ * uses). */
+static bool selected(const char *name) {
+  const char *only = getenv("NRT_BENCH_UDF_ONLY");
+  if (!only || !*only || strcmp(name, "seed") == 0)
+    return true;
+  size_t n = strlen(name);
+  for (const char *p = only; (p = strstr(p, name)) != NULL; p += n)
+    if ((p == only || p[-1] == ',') && (p[n] == ',' || p[n] == 0))
+      return true;
+  return false;
+}
+
 int main(int argc, char **argv) {
   int64_t rows = argc > 1 ? atoll(argv[1]) : 1000000;
   int runs = argc > 2 ? atoi(argv[2]) : 3;
@@ -291,6 +310,8 @@ int main(int argc, char **argv) {
   }
   for (size_t i = 0; i < NCASES; i++) {
     int k = 0;
+    if (!selected(cases[i].name))
+      continue;
     while (strcmp(corpora[k], cases[i].corpus) != 0)
       k++;
     fprintf(sf, "%s\t%s\t", cases[i].name, paths[k]);
@@ -316,6 +337,8 @@ int main(int argc, char **argv) {
   memset(r, 0, sizeof r);
   for (size_t i = 0; i < NCASES; i++) {
     int k = 0;
+    if (!selected(cases[i].name))
+      continue;
     while (strcmp(corpora[k], cases[i].corpus) != 0)
       k++;
     double cw[5], cc[5];
@@ -389,6 +412,8 @@ int main(int argc, char **argv) {
          "nrt NT", "value 1T", "CPython", "pandas", "Numba", "xCPython", "xpandas", "xNumba",
          "refops/row");
   for (size_t i = 0; i < NCASES; i++) {
+    if (!selected(cases[i].name))
+      continue;
     double n1 = rate(rows, r[i].t1.cpu), nn = rate(rows, r[i].tn.wall);
     double py = rate(rows, base[i].cpython_cpu), pd = rate(rows, base[i].pandas_cpu),
            nb = base[i].numba_cpu > 0 ? rate(rows, base[i].numba_cpu) : 0;

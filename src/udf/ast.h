@@ -219,8 +219,13 @@ typedef enum udf_builtin {
                       * of the module's def on a CURRENT node; type str (or int: the count, for
                       * re.subn's) */
   UDF_BI_RE_CURRENT, /* () the match being replaced by SUB_FN: re.Match, borrowed */
-  UDF_BI_UCD /* unicodedata.<fn>(...) (types_ucd.c, codegen_ucd.c): cargs[0] a UDF_E_INT, the
-              * function (NRT_UDF_UCD_* of runtime_ucd.h), then its 1 or 2 arguments */
+  UDF_BI_UCD, /* unicodedata.<fn>(...) (types_ucd.c, codegen_ucd.c): cargs[0] a UDF_E_INT, the
+               * function (NRT_UDF_UCD_* of runtime_ucd.h), then its 1 or 2 arguments */
+  /* Formatting (types_formatting.inc, codegen_format.c): TRANSLATE (s, table) -> str where
+   * table is a UDF_E_STR holding a table folded at compile time (runtime_translate.h: bytes,
+   * not text); TRANSLATE_DICT (s, d: dict) -> str; REPR_VALUE (x: list, tuple or dict,
+   * mode: a UDF_E_INT 'r', 'a' or 's') -> str, CPython's repr/ascii/str of the value. */
+  UDF_BI_TRANSLATE, UDF_BI_TRANSLATE_DICT, UDF_BI_REPR_VALUE
 } udf_builtin;
 
 /* String methods. Each has fixed parameter slots (call.cargs[i], NULL = not given or given as
@@ -328,6 +333,8 @@ typedef struct udf_fpart {
   char percent;      /* from %-formatting (parse_format.h): its conversion ('d', 'x', 'f',
                       * ...) whose type rules the checker applies (a float for %d is
                       * truncated by int()), else 0 */
+  bool percent_single; /* the whole right operand of a %, not a tuple display: a tuple value
+                        * there would be the argument tuple itself */
 } udf_fpart;
 
 /* One `for target in iter if cond if cond` clause of a comprehension. */

@@ -266,6 +266,8 @@ static cg_val builtin(cg *c, const udf_expr *e) {
   cg_val r = {NULL, e->type, false};
   if (e->u.call.builtin == UDF_BI_UCD)
     return cg_ucd_call(c, e);
+  if (e->u.call.builtin >= UDF_BI_TRANSLATE)
+    return cg_format_builtin(c, e);
   if (e->u.call.builtin >= UDF_BI_RE_MATCH)
     return cg_re_call(c, e);
   switch (e->u.call.builtin) {

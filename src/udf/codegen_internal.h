@@ -206,6 +206,8 @@ LLVMValueRef cg_nlist_contains(cg *c, cg_val list, cg_val x);   /* i1 */
 cg_val cg_range_list(cg *c, const udf_expr *range); /* list(range(...)) as a temp */
 cg_val cg_re_call(cg *c, const udf_expr *e); /* UDF_BI_RE_* (codegen_re.c) */
 cg_val cg_ucd_call(cg *c, const udf_expr *e); /* UDF_BI_UCD (codegen_ucd.c) */
+cg_val cg_format_builtin(cg *c, const udf_expr *e); /* UDF_BI_TRANSLATE... (codegen_format.c) */
+bool cg_write_format_builtin(cg *c, const udf_expr *e); /* its write form, when it has one */
 cg_val cg_to_str(cg *c, cg_val v);             /* str(v) as a temp or borrowed value */
 cg_val cg_format_field(cg *c, const udf_fpart *p); /* an f-string field's text */
 cg_val cg_list_from_values(cg *c, cg_val *items, int n, udf_type type);

@@ -131,8 +131,11 @@ static LLVMValueRef embed(cg *c, const void *bytes, size_t n) {
 /* An f-string field: numbers and padded strings are formatted straight into the row; the
  * conversions (!r !a !s) and bools go through their text. */
 static void write_field(cg *c, const udf_fpart *p) {
+  if (p->conversion == 0 && p->spec.len == 0 && cg_write_format_builtin(c, p->expr))
+    return; /* repr(xs), s.translate(t): written in place */
   udf_type t = udf_type_base(p->expr->type);
-  bool plain = p->conversion == 0 && (t == UDF_TY_INT || t == UDF_TY_FLOAT || t == UDF_TY_STR);
+  bool plain = (p->conversion == 0 || (p->conversion == 's' && t == UDF_TY_STR)) &&
+               (t == UDF_TY_INT || t == UDF_TY_FLOAT || t == UDF_TY_STR); /* str(s) is s */
   if (!plain) {
     write_value(c, cg_format_field(c, p));
     return;
@@ -249,7 +252,7 @@ void cg_write(cg *c, const udf_expr *e) {
     cg_release(c, s);
     return;
   }
-  if (write_replace(c, e))
+  if (write_replace(c, e) || cg_write_format_builtin(c, e))
     return;
   switch (e->kind) {
   case UDF_E_NONE:

@@ -2163,6 +2163,9 @@ static bool is_main_guard(const udf_stmt *s) {
 static bool is_module_const(const udf_stmt *s) {
   if (s->kind != UDF_S_ASSIGN || s->u.assign.ntargets != 1) return false;
   const udf_expr *t = s->u.assign.targets[0], *v = s->u.assign.value;
+  if (t->kind == UDF_E_NAME && v->kind == UDF_E_CALL && v->u.call.func->kind == UDF_E_ATTRIBUTE &&
+      strcmp(v->u.call.func->u.attribute.attr, "maketrans") == 0)
+    return true; /* a translate table (types_formatting.inc) */
   return t->kind == UDF_E_NAME && (v->kind == UDF_E_DICT || v->kind == UDF_E_SET);
 }
 
@@ -2237,7 +2240,8 @@ int udf_parse_module(udf_diagctx *dc, udf_arena *a, const char *src, size_t len,
         bool inert = x->kind == UDF_S_PASS; /* an import, or pass */
         if (is_module_const(x)) {
           udf_expr *v = x->u.assign.value;
-          v->u.dict.readonly = true; /* a module's dict or set is only looked up */
+          if (v->kind != UDF_E_CALL)
+            v->u.dict.readonly = true; /* a module's dict or set is only looked up */
           if (!push_ptr(p, &m->const_names, &m->nconsts, &ccap, x->u.assign.targets[0]))
             return dc->code;
           m->nconsts--;

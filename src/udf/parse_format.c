@@ -22,6 +22,11 @@ typedef struct fmt {
   int nrefs, caprefs;
   int numbering; /* 0 not yet, 1 automatic, 2 manual */
   int next_auto;
+  /* %(key) conversions: 1 over a dict display (argv its values), 2 over a dict variable
+   * (argv the lookups made, one per conversion) */
+  int mapping;
+  const udf_expr *map; /* the display or the variable */
+  int capargs;
 } fmt;
 
 static bool fail(fmt *f, int code, const char *fmtstr, const char *arg) NRT_PRINTF(3, 0);
@@ -201,6 +206,7 @@ static bool split_field(fmt *f, const char *s, int64_t n, int64_t *namelen, char
 
 static bool format_text(fmt *f, const char *s, int64_t len, int depth, char *out, int64_t *outlen,
                         int64_t outcap);
+static bool push_ref(fmt *f, int arg);
 
 /* A nested spec ("{:{w}}"): its fields must denote literal arguments, whose text is put in. */
 static bool expand_spec(fmt *f, const char *s, int64_t n, int depth, char **spec, int64_t *len) {
@@ -282,15 +288,7 @@ static bool format_text(fmt *f, const char *s, int64_t len, int depth, char *out
     if (depth == 0) {
       udf_fpart part = field_part(f, arg, conv, spec, speclen);
       if (!part.expr || !push(f, part)) return false;
-      if (f->nrefs == f->caprefs) {
-        int ncap = f->caprefs ? f->caprefs * 2 : 8;
-        int *grown = udf_arena_alloc(f->a, (size_t)ncap * sizeof *grown);
-        if (!grown) return oom(f);
-        if (f->nrefs) memcpy(grown, f->refs, (size_t)f->nrefs * sizeof *grown);
-        f->refs = grown;
-        f->caprefs = ncap;
-      }
-      f->refs[f->nrefs++] = arg;
+      if (!push_ref(f, arg)) return false;
     } else { /* a nested field: a literal argument's str(), unconverted */
       const udf_expr *e = f->argv[arg];
       char num[32];
@@ -318,6 +316,19 @@ static bool format_text(fmt *f, const char *s, int64_t len, int depth, char *out
   TEXT(lit, len);
 #undef TEXT
   if (outlen) *outlen = o;
+  return true;
+}
+
+static bool push_ref(fmt *f, int arg) {
+  if (f->nrefs == f->caprefs) {
+    int ncap = f->caprefs ? f->caprefs * 2 : 8;
+    int *grown = udf_arena_alloc(f->a, (size_t)ncap * sizeof *grown);
+    if (!grown) return oom(f);
+    if (f->nrefs) memcpy(grown, f->refs, (size_t)f->nrefs * sizeof *grown);
+    f->refs = grown;
+    f->caprefs = ncap;
+  }
+  f->refs[f->nrefs++] = arg;
   return true;
 }
 
@@ -385,9 +396,15 @@ static udf_expr *through_helper(fmt *f, udf_module *m, udf_expr *call, const udf
   }
   /* the same fields over the parameters (every one trivial now) */
   f->argv = names;
-  f->n = f->nrefs = 0;
-  f->numbering = f->next_auto = 0;
-  if (!format_text(f, lit->u.str.data, lit->u.str.len, 0, NULL, NULL, 0)) return NULL;
+  if (lit) {
+    f->n = f->nrefs = 0;
+    f->numbering = f->next_auto = 0;
+    if (!format_text(f, lit->u.str.data, lit->u.str.len, 0, NULL, NULL, 0)) return NULL;
+  } else { /* %-formatting: its fields in order, refs[r] the argument of the r-th */
+    for (int i = 0, r = 0; i < f->n; i++)
+      if (f->parts[i].is_field && !(f->parts[i].expr = copy_expr(f, names[f->refs[r++]])))
+        return NULL;
+  }
   udf_expr *fs = finish(f);
   if (!fs) return NULL;
   fn->loc = f->loc;
@@ -494,13 +511,93 @@ static bool char_literal(fmt *f, const udf_expr *e, bool left, int64_t width) {
   return push_text(f, text, pad + n);
 }
 
+/* The argument of %(key) (key[0..len)), or -1 with the error set. */
+static int key_arg(fmt *f, const char *key, int64_t len) {
+  if (f->mapping == 1) {
+    const udf_expr *d = f->map;
+    for (int i = d->u.dict.n - 1; i >= 0; i--) {
+      const udf_expr *k = d->u.dict.keys[i];
+      if (k->u.str.len == len && memcmp(k->u.str.data, key, (size_t)len) == 0) return i;
+    }
+    char shown[128];
+    snprintf(shown, sizeof shown, "%.*s", (int)(len < 120 ? len : 120), key);
+    return fail(f, NRT_EKEY, "%%-formatting raises KeyError: '%s'", shown), -1;
+  }
+  if (f->nargs == f->capargs) {
+    int ncap = f->capargs ? f->capargs * 2 : 8;
+    udf_expr **grown = udf_arena_alloc(f->a, (size_t)ncap * sizeof *grown);
+    if (!grown) return oom(f), -1;
+    if (f->nargs) memcpy(grown, f->argv, (size_t)f->nargs * sizeof *grown);
+    f->argv = grown;
+    f->capargs = ncap;
+  }
+  udf_expr *var = udf_arena_alloc(f->a, sizeof *var), *k = udf_arena_alloc(f->a, sizeof *k);
+  udf_expr *sub = udf_arena_alloc(f->a, sizeof *sub);
+  char *text = udf_arena_strndup(f->a, key, (size_t)len);
+  if (!var || !k || !sub || !text) return oom(f), -1;
+  *var = *f->map;
+  memset(k, 0, sizeof *k);
+  k->kind = UDF_E_STR;
+  k->loc = f->loc;
+  k->u.str.data = text;
+  k->u.str.len = len;
+  memset(sub, 0, sizeof *sub);
+  sub->kind = UDF_E_SUBSCRIPT;
+  sub->loc = f->map->loc;
+  sub->u.subscript.value = var;
+  sub->u.subscript.index = k;
+  f->argv[f->nargs] = sub;
+  return f->nargs++;
+}
+
+bool udf_format_percent_has_keys(const udf_expr *fmte) {
+  const char *s = fmte->u.str.data;
+  for (int64_t i = 0, len = fmte->u.str.len; i + 1 < len; i++)
+    if (s[i] == '%') {
+      int64_t j = i + 1;
+      if (s[j] == '(') return true;
+      if (s[j] == '%') i = j;
+    }
+  return false;
+}
+
+static udf_expr *percent(fmt *f, udf_module *mod, udf_expr *fmte, udf_expr *right);
+
+udf_expr *udf_format_percent_keys(udf_diagctx *dc, udf_arena *a, udf_module *m, udf_expr *fmte,
+                                  udf_expr *right, bool is_var) {
+  fmt f;
+  memset(&f, 0, sizeof f);
+  f.dc = dc;
+  f.a = a;
+  f.loc = fmte->loc;
+  f.map = right;
+  f.mapping = is_var ? 2 : 1;
+  if (!is_var) {
+    for (int i = 0; i < right->u.dict.n; i++)
+      if (!right->u.dict.keys[i] || right->u.dict.keys[i]->kind != UDF_E_STR)
+        return udf_diag_error(dc, NRT_EUNSUPPORTED, right->loc,
+                              "unsupported: %%(name) formatting with a dict display whose keys "
+                              "are not all str literals"),
+               NULL;
+    f.argv = right->u.dict.values;
+    f.nargs = right->u.dict.n;
+  }
+  return percent(&f, m, fmte, right);
+}
+
 udf_expr *udf_format_percent(udf_diagctx *dc, udf_arena *a, udf_expr *fmte, udf_expr *right) {
   fmt f;
   memset(&f, 0, sizeof f);
   f.dc = dc;
   f.a = a;
   f.loc = fmte->loc;
-  if (right->kind == UDF_E_TUPLE) {
+  return percent(&f, NULL, fmte, right);
+}
+
+static udf_expr *percent(fmt *fp, udf_module *mod, udf_expr *fmte, udf_expr *right) {
+  fmt f = *fp;
+  if (f.mapping) {
+  } else if (right->kind == UDF_E_TUPLE) {
     f.argv = right->u.seq.items;
     f.nargs = right->u.seq.n;
   } else {
@@ -517,10 +614,22 @@ udf_expr *udf_format_percent(udf_diagctx *dc, udf_arena *a, udf_expr *fmte, udf_
     }
     if (!push_text(&f, s + lit, i - lit)) return NULL;
     int64_t pct = i, j = i + 1;
-    if (j < len && s[j] == '(')
-      return fail(&f, NRT_ETYPE, "%%-formatting raises TypeError: %s",
-                  "format requires a mapping"),
-             NULL;
+    const char *key = NULL;
+    int64_t keylen = 0;
+    if (j < len && s[j] == '(') {
+      if (!f.mapping)
+        return fail(&f, NRT_ETYPE, "%%-formatting raises TypeError: %s",
+                    "format requires a mapping"),
+               NULL;
+      int depth = 1;
+      key = s + ++j;
+      for (; j < len && depth; j++) depth += s[j] == '(' ? 1 : s[j] == ')' ? -1 : 0;
+      if (depth)
+        return fail(&f, NRT_EVALUE, "%%-formatting raises ValueError: %s",
+                    "incomplete format key"),
+               NULL;
+      keylen = s + j - 1 - key;
+    }
     bool left = false, plus = false, space = false, alt = false, zero = false;
     for (; j < len && strchr("-+ #0", s[j]); j++) {
       left |= s[j] == '-';
@@ -531,7 +640,7 @@ udf_expr *udf_format_percent(udf_diagctx *dc, udf_arena *a, udf_expr *fmte, udf_
     }
     int64_t width = -1, prec = -1;
     if (j < len && s[j] == '*') {
-      if (argi >= f.nargs) return not_enough(&f), NULL;
+      if (f.mapping || argi >= f.nargs) return not_enough(&f), NULL;
       if (!star_value(&f, f.argv[argi++], &width)) return NULL;
       if (width < 0) {
         left = true;
@@ -546,7 +655,7 @@ udf_expr *udf_format_percent(udf_diagctx *dc, udf_arena *a, udf_expr *fmte, udf_
       j++;
       prec = 0;
       if (j < len && s[j] == '*') {
-        if (argi >= f.nargs) return not_enough(&f), NULL;
+        if (f.mapping || argi >= f.nargs) return not_enough(&f), NULL;
         if (!star_value(&f, f.argv[argi++], &prec)) return NULL;
         if (prec < 0) prec = 0;
         j++;
@@ -570,7 +679,12 @@ udf_expr *udf_format_percent(udf_diagctx *dc, udf_arena *a, udf_expr *fmte, udf_
       if (!push_text(&f, "%", 1)) return NULL;
       continue;
     }
-    if (argi >= f.nargs) return not_enough(&f), NULL; /* CPython takes the argument first */
+    if (f.mapping && !key)
+      return fail(&f, NRT_EUNSUPPORTED, "unsupported: %s",
+                  "a conversion without a (key) when the argument is a mapping (CPython "
+                  "would format the whole dict)"),
+             NULL;
+    if (!key && argi >= f.nargs) return not_enough(&f), NULL; /* CPython takes it first */
     if (!strchr("sradiuoxXeEfFgGc", type) || type == 0) {
       size_t k;
       uint32_t cp = nrt_utf8_decode(s + j, (size_t)(len - j), &k);
@@ -580,7 +694,8 @@ udf_expr *udf_format_percent(udf_diagctx *dc, udf_arena *a, udf_expr *fmte, udf_
                cp >= 32 && cp <= 126 ? (char)cp : '?', cp, nrt_str_len(s, j));
       return fail(&f, NRT_EVALUE, "%%-formatting raises ValueError: %s", msg), NULL;
     }
-    int arg = argi++;
+    int arg = key ? key_arg(&f, key, keylen) : argi++;
+    if (arg < 0) return NULL;
     if (type == 'c') {
       if (!char_literal(&f, f.argv[arg], left, width)) return NULL;
       continue;
@@ -621,10 +736,12 @@ udf_expr *udf_format_percent(udf_diagctx *dc, udf_arena *a, udf_expr *fmte, udf_
     udf_fpart part = field_part(&f, arg, conv, spec, m);
     if (!part.expr) return NULL;
     part.percent = type == 'i' || type == 'u' ? 'd' : type;
-    if (!push(&f, part)) return NULL;
+    part.percent_single = !f.mapping && right->kind != UDF_E_TUPLE;
+    if (!push(&f, part) || !push_ref(&f, arg)) return NULL;
   }
   if (!push_text(&f, s + lit, len - lit)) return NULL;
-  if (argi < f.nargs)
+  if (f.mapping == 1 && !in_order(&f)) return through_helper(&f, mod, right, NULL);
+  if (!f.mapping && argi < f.nargs)
     return fail(&f, NRT_ETYPE, "%%-formatting raises TypeError: %s",
                 "not all arguments converted during string formatting"),
            NULL;

@@ -24,4 +24,15 @@ udf_expr *udf_format_call(udf_diagctx *dc, udf_arena *a, udf_module *m, udf_expr
  * udf_fpart.percent for the checker), or NULL with the error in dc. */
 udf_expr *udf_format_percent(udf_diagctx *dc, udf_arena *a, udf_expr *fmt, udf_expr *right);
 
+/* True when the %-format string fmt has a `%(key)` conversion (then right must be a mapping). */
+bool udf_format_percent_has_keys(const udf_expr *fmt);
+
+/* `'literal' % mapping` with `%(key)` conversions: right a dict display of str literal keys
+ * (each key's last value; the values evaluated once, in order, through a hidden helper added
+ * to m when needed) or a variable holding a dict of str keys (is_var: each conversion looks
+ * its key up, KeyError at runtime). Errors as udf_format_percent's, and CPython's KeyError
+ * for a key the display lacks. */
+udf_expr *udf_format_percent_keys(udf_diagctx *dc, udf_arena *a, udf_module *m, udf_expr *fmt,
+                                  udf_expr *right, bool is_var);
+
 #endif

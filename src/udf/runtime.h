@@ -166,6 +166,13 @@ int32_t nrt_udf_rt_nlist_pick(struct nrt_error *err, nrt_meminfo *list, int32_t 
 int32_t nrt_udf_rt_format_str(struct nrt_error *err, const nrt_str *s, const char *spec,
                               int64_t speclen, nrt_str *out);
 int32_t nrt_udf_rt_repr(struct nrt_error *err, const nrt_str *s, int32_t ascii, nrt_str *out);
+/* repr(x) (ascii: ascii(x)) of a list, tuple or dict x of udf_type `type` (runtime_repr.c):
+ * the MemInfo of a list or tuple, the nrt_udf_dict of a dict. */
+int32_t nrt_udf_rt_repr_value(struct nrt_error *err, const void *x, int32_t type, int32_t ascii,
+                              nrt_str *out);
+/* repr(x) of the same written into the row being written (the write form). */
+int32_t nrt_udf_rt_write_repr_value(struct nrt_error *err, nrt_col_row_writer *w, const void *x,
+                                    int32_t type);
 
 /* The write form of a string result (runtime_write.c, codegen_write.c): room for
  * size << shift more bytes of the row being written (an nrt_col_row_writer), grown when the

@@ -88,13 +88,23 @@ static int64_t pad_into(const struct nrt_udf_str_spec *f, const char *s, int64_t
   char *p = out;
   int64_t pad = f->width > n ? f->width - n : 0;
   int64_t left = f->align == '>' ? pad : f->align == '^' ? pad / 2 : 0;
-  for (int64_t k = 0; k < left; k++, p += f->filllen)
-    memcpy(p, f->fill, (size_t)f->filllen);
+  if (f->filllen == 1) { /* the usual one-byte fill: one memset a side */
+    memset(p, f->fill[0], (size_t)left);
+    p += left;
+  } else {
+    for (int64_t k = 0; k < left; k++, p += f->filllen)
+      memcpy(p, f->fill, (size_t)f->filllen);
+  }
   if (len)
     memcpy(p, s, (size_t)len);
   p += len;
-  for (int64_t k = left; k < pad; k++, p += f->filllen)
-    memcpy(p, f->fill, (size_t)f->filllen);
+  if (f->filllen == 1) {
+    memset(p, f->fill[0], (size_t)(pad - left));
+    p += pad - left;
+  } else {
+    for (int64_t k = left; k < pad; k++, p += f->filllen)
+      memcpy(p, f->fill, (size_t)f->filllen);
+  }
   return p - out;
 }
 
@@ -102,7 +112,9 @@ static int64_t pad_into(const struct nrt_udf_str_spec *f, const char *s, int64_t
  * padded size. NRT_EOVERFLOW when the padding cannot be represented. */
 static int str_layout(const struct nrt_udf_str_spec *f, const char *s, int64_t len, int64_t *keep,
                       int64_t *chars, int64_t *size, struct nrt_error *err) {
-  int64_t n = nrt_str_len(s, len);
+  /* every code point takes 1 to 4 bytes: no count is needed when the width is reached and
+   * no precision cuts */
+  int64_t n = f->prec < 0 && f->width <= len / 4 ? len : nrt_str_len(s, len);
   *keep = len;
   if (f->prec >= 0 && n > f->prec) { /* keep the bytes before code point prec */
     int64_t nbytes;

@@ -5,6 +5,7 @@
 #include "udf/runtime_dict.h"
 #include "udf/runtime_re.h"
 #include "udf/runtime_ucd.h"
+#include "udf/runtime_translate.h"
 
 #define SYM(f) {#f, (void *)(f)}
 
@@ -56,6 +57,8 @@ static const struct nrt_udf_symbol common[] = {
     SYM(nrt_udf_rt_re_findall), SYM(nrt_udf_rt_re_escape), SYM(nrt_udf_rt_re_group),
     SYM(nrt_udf_rt_re_pos), SYM(nrt_udf_rt_re_groups), SYM(nrt_udf_rt_re_finditer),
     SYM(nrt_udf_rt_re_finditer_n), SYM(nrt_udf_rt_re_assemble),
+    SYM(nrt_udf_rt_translate), SYM(nrt_udf_rt_translate_dict), SYM(nrt_udf_rt_repr_value),
+    SYM(nrt_udf_rt_write_translate), SYM(nrt_udf_rt_write_repr_value),
     /* the str layer, called directly */
     SYM(nrt_str_concat), SYM(nrt_str_append), SYM(nrt_str_fit), SYM(nrt_str_repeat),
     SYM(nrt_str_contains), SYM(nrt_str_eq),

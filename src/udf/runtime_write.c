@@ -12,6 +12,30 @@ int32_t nrt_udf_rt_write_room(struct nrt_error *err, nrt_col_row_writer *w, int6
   return nrt_col_row_room(w, (size_t)size << shift, err) ? NRT_OK : nrt_udf_room_failed(err);
 }
 
+/* The common decimal specs ('04d', '>6', '<3d': an ASCII fill, no sign option, grouping or
+ * '#', a width up to 64) straight from the digits: *n the bytes written, false for another
+ * spec. */
+static bool decimal_padded(int64_t v, const nrt_format_spec *f, char *out, int64_t *n) {
+  if ((f->type != 0 && f->type != 'd') || f->empty || f->thousands || f->alternate ||
+      (f->sign && f->sign != '-') || f->fill >= 0x80 || f->width > 64)
+    return false;
+  char digits[24];
+  int64_t len = nrt_str_from_int64_into(v, digits), pad = f->width > len ? f->width - len : 0;
+  int64_t left = f->align == '<' ? 0 : f->align == '^' ? pad / 2 : pad, sign = 0;
+  char *p = out;
+  if (f->align == '=' && v < 0) { /* the sign before the padding */
+    *p++ = '-';
+    sign = 1;
+  }
+  memset(p, (int)f->fill, (size_t)left);
+  p += left;
+  memcpy(p, digits + sign, (size_t)(len - sign));
+  p += len - sign;
+  memset(p, (int)f->fill, (size_t)(pad - left));
+  *n = p + (pad - left) - out;
+  return true;
+}
+
 int32_t nrt_udf_rt_write_int_spec(struct nrt_error *err, nrt_col_row_writer *w, int64_t v,
                                   const nrt_format_spec *f) {
   /* One pass when the width is modest (the empty spec, str(v), included): an int64 takes at
@@ -25,7 +49,8 @@ int32_t nrt_udf_rt_write_int_spec(struct nrt_error *err, nrt_col_row_writer *w, 
     char *p = nrt_col_row_room(w, bound, err);
     if (!p)
       return nrt_udf_room_failed(err);
-    w->pos = p + nrt_str_format_int_into(v, f, p);
+    int64_t n;
+    w->pos = p + (decimal_padded(v, f, p, &n) ? n : nrt_str_format_int_into(v, f, p));
     return NRT_OK;
   }
   int64_t size;

@@ -1322,6 +1322,8 @@ static void reversed_as_slice(ck *c, udf_expr **ep) {
   *ep = sl;
 }
 
+#include "udf/types_formatting.inc"
+
 static udf_type check_builtin(ck *c, udf_expr *e, const char *name) {
   udf_expr **args = e->u.call.args;
   int n = e->u.call.nargs;
@@ -1394,6 +1396,8 @@ static udf_type check_builtin(ck *c, udf_expr *e, const char *name) {
         e->u.call.args = args = na;
         e->u.call.nargs = n = 2;
       }
+    } else if (is_str && (reprable(t) || base(t) == UDF_TY_SET)) {
+      return str_of_container(c, e, t);
     } else if (!(t == UDF_TY_STR || is_num(t))) {
       if (is_str)
         return err(c, NRT_EUNSUPPORTED, args[0]->loc, "unsupported: str() of a %s", tn(t));
@@ -1611,6 +1615,8 @@ static udf_type check_method(ck *c, udf_expr *e, udf_expr *attr) {
     if (!need_value(c, attr->u.attribute.value, "calling a method of")) return UNKNOWN;
     return check_re_match(c, e, attr->u.attribute.value, name);
   }
+  if (strcmp(name, "translate") == 0 || strcmp(name, "maketrans") == 0)
+    return check_translate(c, e, attr, rt);
   if (rt == UDF_TY_LIST_STR || base(rt) == UDF_TY_LIST ||
       ((rt == UDF_TY_STR || rt == UDF_TY_TUPLE_STR) && strncmp(name, "__", 2) == 0))
     return check_list_method(c, e, attr, rt);
@@ -1873,16 +1879,15 @@ static udf_type check_repr(ck *c, udf_expr *e, const char *id) {
 }
 
 static udf_type check_call(ck *c, udf_expr *e) {
+  if (e->u.call.ckind == UDF_CALL_BUILTIN && e->u.call.builtin >= UDF_BI_TRANSLATE)
+    return e->type; /* made by the final pass (types_formatting.inc), met again */
   udf_expr *fx = e->u.call.func;
   if (fx->kind == UDF_E_ATTRIBUTE) {
     udf_expr *recv = fx->u.attribute.value;
     if (strcmp(fx->u.attribute.attr, "format") == 0) /* a literal's became an f-string */
       return err(c, NRT_EUNSUPPORTED, fx->loc,
                  "unsupported: str.format on a format string that is not a literal");
-    if (recv->kind == UDF_E_NAME && (strcmp(recv->u.name.id, "str") == 0) &&
-        !find_local(c, "str") && strcmp(fx->u.attribute.attr, "maketrans") == 0)
-      return err(c, NRT_EUNSUPPORTED, fx->loc,
-                 "unsupported: str.maketrans and str.translate (they need dict values)");
+    if (is_maketrans(e)) return check_maketrans_elsewhere(c, e);
     if (recv->kind == UDF_E_NAME && (strcmp(recv->u.name.id, "str") == 0) &&
         !find_local(c, "str"))
       return err(c, NRT_EUNSUPPORTED, fx->loc,
@@ -1988,6 +1993,10 @@ static udf_type check_fstring(ck *c, udf_expr *e) {
       continue;
     }
     if (!need_value(c, p->expr, "formatting")) return UNKNOWN;
+    if (reprable(t) || base(t) == UDF_TY_SET) {
+      if (!repr_field(c, p, t)) return UNKNOWN;
+      continue;
+    }
     if (!(t == UDF_TY_STR || is_num(t)))
       return err(c, NRT_EUNSUPPORTED, p->expr->loc,
                  "unsupported: formatting a %s in an f-string", tn(t));
@@ -1999,6 +2008,41 @@ static udf_type check_fstring(ck *c, udf_expr *e) {
 
 /* 'literal'.format(...) and 'literal' % x become f-strings in place (parse_format.h), at their
  * first check: the parse tree stays Python's, the later passes see the f-string. */
+/* 'literal' % right with %(key) conversions: right a dict display (or a module-level one) or
+ * a dict variable with str keys. 0 not known yet, -1 after an error. */
+static int desugar_percent_keys(ck *c, udf_expr *e, udf_expr **f) {
+  udf_expr *r = e->u.binary.right, *fmte = e->u.binary.left;
+  if (r->kind == UDF_E_NAME && trans_global(c, r) && module_const_index(c, r->u.name.id) >= 0 &&
+      c->m->const_values[module_const_index(c, r->u.name.id)]->kind == UDF_E_DICT)
+    r = c->m->const_values[module_const_index(c, r->u.name.id)];
+  if (r->kind == UDF_E_DICT) {
+    *f = udf_format_percent_keys(c->dc, c->a, c->m, fmte, r, false);
+    return *f ? 1 : -1;
+  }
+  if (r->kind == UDF_E_TUPLE || r->kind == UDF_E_STR || r->kind == UDF_E_INT ||
+      r->kind == UDF_E_FLOAT || r->kind == UDF_E_NONE || r->kind == UDF_E_BOOL) {
+    *f = udf_format_percent(c->dc, c->a, fmte, r); /* CPython's TypeError */
+    return -1;
+  }
+  if (r->kind != UDF_E_NAME)
+    return err(c, NRT_EUNSUPPORTED, r->loc,
+               "unsupported: %%(name) formatting of a mapping that is not a dict display or a "
+               "variable"), -1;
+  udf_type t = check_expr(c, &e->u.binary.right);
+  if (t == UNKNOWN) return stop(c) ? -1 : 0;
+  if (base(t) == UDF_TY_LIST || t == UDF_TY_LIST_STR)
+    return err(c, NRT_ETYPE, fmte->loc, "%%-formatting raises TypeError: list indices must be "
+               "integers or slices, not str"), -1;
+  if (base(t) != UDF_TY_DICT || nullable(t))
+    return err(c, NRT_ETYPE, fmte->loc,
+               "%%-formatting raises TypeError: format requires a mapping"), -1;
+  if (udf_type_param1(t) != UDF_TY_STR)
+    return err(c, NRT_EUNSUPPORTED, r->loc,
+               "unsupported: %%(name) formatting of a dict whose keys are not str"), -1;
+  *f = udf_format_percent_keys(c->dc, c->a, c->m, fmte, e->u.binary.right, true);
+  return *f ? 1 : -1;
+}
+
 static bool desugar_format(ck *c, udf_expr *e) {
   udf_expr *f;
   if (e->kind == UDF_E_CALL && e->u.call.ckind == UDF_CALL_UNRESOLVED &&
@@ -2007,6 +2051,10 @@ static bool desugar_format(ck *c, udf_expr *e) {
       strcmp(e->u.call.func->u.attribute.attr, "format") == 0)
     f = udf_format_call(c->dc, c->a, c->m, e);
   else if (e->kind == UDF_E_BINARY && e->u.binary.op == UDF_OP_MOD &&
+           e->u.binary.left->kind == UDF_E_STR &&
+           udf_format_percent_has_keys(e->u.binary.left)) {
+    if (desugar_percent_keys(c, e, &f) <= 0) return false; /* an error, or not known yet */
+  } else if (e->kind == UDF_E_BINARY && e->u.binary.op == UDF_OP_MOD &&
            e->u.binary.left->kind == UDF_E_STR)
     f = udf_format_percent(c->dc, c->a, e->u.binary.left, e->u.binary.right);
   else

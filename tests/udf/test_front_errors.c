@@ -210,7 +210,9 @@ static const bad semantic[] = {
      "unsupported: returning a tuple of mixed types (a function may return a tuple of str, "
      "the UDF itself also a tuple of int, of float or of bool)"},
     {"def f(s):\n    return list(s, s)\n", TYP, 2, 12, "list expected at most 1 argument, got 2"},
-    {"def f(s):\n    return f'{s.split()}'\n", UNS, 2, 15, "unsupported: formatting a list in an f-string"},
+    {"def f(s):\n    return f'{s.split() if s else None}'\n", TYP, 2, 15,
+     "formatting a value of type list | None that may be None; such a value can only be "
+     "returned, assigned or tested with 'is None'"},
     {"def f(s):\n    return 9223372036854775808\n", UNS, 2, 12,
      "unsupported: integer literal out of the 64-bit range"},
     {"def f(s):\n    return map(s)\n", UNS, 2, 12, "unsupported: built-in function 'map'"},
