@@ -1,10 +1,11 @@
 /* Compile time against program size (issue 15): generated programs of 100 to 100,000 AST
  * nodes in five shapes (tests/udf/udf_programs.h): many statements, a long elif chain, one
  * long expression, nested calls (bounded by the parser at 190 levels), and many statements
- * of nested calls. For each size: the process CPU time of the fastest of RUNS compilations
- * (the machine may be shared), its split over the stages (front end, code generation with
- * the pre-prune pipeline, refprune, LLVM's optimisation pipeline, machine code; wall times of
- * that run), and the growth per 10x of nodes from the previous size, normalised to exactly
+ * of nested calls. For each size: the process CPU time of the median of RUNS compilations
+ * (the machine may be shared: the fastest of them is a lucky outlier as often as not), its
+ * split over the stages (front end, code generation with the pre-prune pipeline, refprune,
+ * LLVM's optimisation pipeline, machine code; wall times of that run), and the growth per
+ * 10x of nodes from the previous size, normalised to exactly
  * 10x: (t2/t1)^(1/log10(n2/n1)). Linear is 10x; the goal is at most 12x. Each compiled UDF is
  * called once and its result checked. The instructions after pruning and the tier chosen
  * (nrt/udf.h: NRT_UDF_QUICK_INSTRUCTIONS) are shown beside each size.
@@ -19,6 +20,11 @@
 #include "nrt/str.h"
 #include "nrt/udf.h"
 #include "udf/udf_programs.h"
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
 
 static double cpu_ms(void) {
   struct timespec ts;
@@ -51,12 +57,12 @@ int main(int argc, char **argv) {
   int max_nodes = argc > 1 ? atoi(argv[1]) : 100000;
   int runs = argc > 2 ? atoi(argv[2]) : 3;
   const char *only = argc > 3 ? argv[3] : NULL;
-  if (max_nodes < 100 || runs < 1) {
-    fprintf(stderr, "usage: bench_udf_compile [MAX_NODES>=100 [RUNS>=1 [FAMILY]]]\n");
+  if (max_nodes < 100 || runs < 1 || runs > 99) {
+    fprintf(stderr, "usage: bench_udf_compile [MAX_NODES>=100 [RUNS 1..99 [FAMILY]]]\n");
     return 2;
   }
   static const int sizes[] = {100, 300, 1000, 3000, 10000, 30000, 100000, 300000, 1000000};
-  printf("compile time against program size: min of %d runs, process CPU ms\n", runs);
+  printf("compile time against program size: median of %d runs, process CPU ms\n", runs);
   printf("%-11s %7s %7s %8s %5s %10s %9s %8s %9s %7s %9s %8s %10s\n", "family", "nodes",
          "units", "instrs", "tier", "cpu_ms", "us/node", "front", "codegen", "prune", "optimize",
          "jit", "per 10x");
@@ -77,9 +83,8 @@ int main(int argc, char **argv) {
         fprintf(stderr, "out of memory\n");
         return 1;
       }
-      double best = 1e300;
-      struct nrt_udf_compile_info info;
-      memset(&info, 0, sizeof info);
+      double times[99];
+      struct nrt_udf_compile_info infos[99];
       for (int r = 0; r < runs; r++) {
         struct nrt_error err;
         memset(&err, 0, sizeof err);
@@ -91,10 +96,8 @@ int main(int argc, char **argv) {
           fprintf(stderr, "%s %d: %s\n", udf_prog_names[f], units, err.message);
           return 1;
         }
-        if (t < best) {
-          best = t;
-          info = *nrt_udf_info(u);
-        }
+        times[r] = t;
+        infos[r] = *nrt_udf_info(u);
         nrt_value arg, res;
         memset(&arg, 0, sizeof arg);
         arg.kind = NRT_VALUE_STR;
@@ -109,10 +112,18 @@ int main(int argc, char **argv) {
         nrt_udf_free(u);
       }
       free(src);
+      double sorted[99];
+      memcpy(sorted, times, (size_t)runs * sizeof *times);
+      qsort(sorted, (size_t)runs, sizeof *sorted, cmp_double);
+      double median = sorted[runs / 2]; /* the median (the upper one of an even count) */
+      struct nrt_udf_compile_info info = infos[0];
+      for (int r = 0; r < runs; r++)
+        if (times[r] == median)
+          info = infos[r];
       int nodes = units * udf_prog_nodes_per_unit[f];
       char growth[32] = "";
       if (prev_nodes) {
-        double g = pow(best / prev_ms, 1.0 / log10((double)nodes / prev_nodes));
+        double g = pow(median / prev_ms, 1.0 / log10((double)nodes / prev_nodes));
         snprintf(growth, sizeof growth, "%.1fx", g);
         if (nodes >= 1000 && g > worst) {
           worst = g;
@@ -121,10 +132,10 @@ int main(int argc, char **argv) {
       }
       printf("%-11s %7d %7d %8zu %5s %10.1f %9.2f %8.1f %9.1f %7.1f %9.1f %8.1f %10s\n",
              udf_prog_names[f], nodes, units, info.instructions, info.quick ? "quick" : "O2",
-             best, best * 1e3 / nodes, info.front_ms,
+             median, median * 1e3 / nodes, info.front_ms,
              info.codegen_ms, info.prune_ms, info.optimize_ms, info.jit_ms, growth);
       fflush(stdout);
-      prev_ms = best;
+      prev_ms = median;
       prev_nodes = nodes;
       prev_units = units;
     }

@@ -1,5 +1,5 @@
-/* Dominator trees by the Cooper-Harvey-Kennedy iterative algorithm ("A Simple, Fast Dominance
- * Algorithm", 2001), over a graph in compressed sparse row form. Internal to refprune.
+/* Dominator trees by Lengauer and Tarjan's algorithm (O(m log n), without recursion), over a
+ * graph in compressed sparse row form. Internal to refprune.
  * LLVM's C API exposes no dominator tree, so refprune computes its own: post-dominators are the
  * dominators of the reversed graph rooted at a virtual exit node. */
 #ifndef NRT_REFPRUNE_DOMTREE_H

@@ -455,6 +455,51 @@ static void rebind(cg *c, const udf_var *var, udf_binop op, cg_val cur, const ud
   cg_release(c, v);
 }
 
+/* An if statement and its elif chain (each elif an if alone in the else block), emitted in
+ * a loop: a chain's length is not bounded by indentation, and recursion would exhaust the
+ * stack. The blocks are those of the nested form: each level joins in its own block, which
+ * branches to the join of the level around it (one join of thousands of predecessors made
+ * InstCombine quadratic). */
+static void emit_if_chain(cg *c, const udf_stmt *s) {
+  LLVMBasicBlockRef small[16], *ends = small;
+  size_t n = 0, cap = sizeof small / sizeof small[0];
+  for (;;) {
+    if (n == cap) {
+      LLVMBasicBlockRef *grown = nrt_allocate(2 * cap * sizeof *grown, c->errp);
+      if (!grown) {
+        c->failed = 1;
+        c->code = NRT_ENOMEM;
+        break;
+      }
+      memcpy(grown, ends, n * sizeof *ends);
+      if (ends != small)
+        nrt_free(ends, cap * sizeof *ends);
+      ends = grown;
+      cap *= 2;
+    }
+    LLVMValueRef cond = cg_expr(c, s->u.if_.test).v;
+    LLVMBasicBlockRef then = cg_block(c, "if.then"), els = cg_block(c, "if.else");
+    ends[n] = cg_block(c, "if.end");
+    LLVMBuildCondBr(c->b, cond, then, els);
+    cg_at(c, then);
+    cg_stmts(c, &s->u.if_.body);
+    cg_goto(c, ends[n++]);
+    cg_at(c, els);
+    const udf_block *orelse = &s->u.if_.orelse;
+    if (orelse->n != 1 || orelse->items[0]->kind != UDF_S_IF || c->failed) {
+      cg_stmts(c, orelse);
+      break;
+    }
+    s = orelse->items[0];
+  }
+  while (n > 0) {
+    cg_goto(c, ends[--n]);
+    cg_at(c, ends[n]);
+  }
+  if (ends != small)
+    nrt_free(ends, cap * sizeof *ends);
+}
+
 static void emit_stmt(cg *c, const udf_stmt *s) {
   switch (s->kind) {
   case UDF_S_SETITEM:
@@ -509,20 +554,9 @@ static void emit_stmt(cg *c, const udf_stmt *s) {
     rebind(c, t->u.name.var, s->u.augassign.op, cur, s->u.augassign.value);
     return;
   }
-  case UDF_S_IF: {
-    LLVMValueRef cond = cg_expr(c, s->u.if_.test).v;
-    LLVMBasicBlockRef then = cg_block(c, "if.then"), els = cg_block(c, "if.else"),
-                      end = cg_block(c, "if.end");
-    LLVMBuildCondBr(c->b, cond, then, els);
-    cg_at(c, then);
-    cg_stmts(c, &s->u.if_.body);
-    cg_goto(c, end);
-    cg_at(c, els);
-    cg_stmts(c, &s->u.if_.orelse);
-    cg_goto(c, end);
-    cg_at(c, end);
+  case UDF_S_IF:
+    emit_if_chain(c, s);
     return;
-  }
   case UDF_S_WHILE: {
     LLVMBasicBlockRef head = cg_block(c, "while.head"), body = cg_block(c, "while.body"),
                       els = cg_block(c, "while.else"), end = cg_block(c, "while.end");

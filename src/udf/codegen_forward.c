@@ -67,11 +67,20 @@ static void walk_block(struct uses *u, const udf_block *b) {
       note(u, s->u.augassign.target); /* reads the target */
       walk_expr(u, s->u.augassign.value);
       break;
-    case UDF_S_IF:
-      walk_expr(u, s->u.if_.test);
-      walk_block(u, &s->u.if_.body);
-      walk_block(u, &s->u.if_.orelse);
+    case UDF_S_IF: { /* an elif chain in a loop: its length costs no stack */
+      const udf_stmt *e = s;
+      for (;;) {
+        walk_expr(u, e->u.if_.test);
+        walk_block(u, &e->u.if_.body);
+        const udf_block *o = &e->u.if_.orelse;
+        if (o->n != 1 || o->items[0]->kind != UDF_S_IF) {
+          walk_block(u, o);
+          break;
+        }
+        e = o->items[0];
+      }
       break;
+    }
     case UDF_S_WHILE:
       walk_expr(u, s->u.while_.test);
       walk_block(u, &s->u.while_.body);
@@ -121,12 +130,14 @@ static bool assigns(const udf_stmt *s, const udf_var *v) {
 /* s assigns v as its last step on every path that reaches its end (a branch may also leave
  * early: return, break, continue run as usual). */
 static bool ends_assigning(const udf_stmt *s, const udf_var *v) {
-  if (assigns(s, v))
-    return true;
-  if (s->kind != UDF_S_IF || s->u.if_.body.n == 0 || s->u.if_.orelse.n == 0)
-    return false;
-  return ends_assigning(s->u.if_.body.items[s->u.if_.body.n - 1], v) &&
-         ends_assigning(s->u.if_.orelse.items[s->u.if_.orelse.n - 1], v);
+  for (;;) { /* along the else blocks in a loop: an elif chain costs no stack */
+    if (assigns(s, v))
+      return true;
+    if (s->kind != UDF_S_IF || s->u.if_.body.n == 0 || s->u.if_.orelse.n == 0 ||
+        !ends_assigning(s->u.if_.body.items[s->u.if_.body.n - 1], v))
+      return false;
+    s = s->u.if_.orelse.items[s->u.if_.orelse.n - 1];
+  }
 }
 
 /* Emits s, whose last step assigns v, with `return ret` written in place of that step. */
@@ -141,15 +152,20 @@ static void emit_block_forwarded(cg *c, const udf_block *b, const udf_var *v,
 }
 
 static void emit_forwarded(cg *c, const udf_stmt *s, const udf_var *v, const udf_expr *ret) {
-  if (s->kind == UDF_S_IF) {
+  /* An elif (an if alone in the else block) in a loop: a chain's length costs no stack. */
+  while (s->kind == UDF_S_IF) {
     LLVMValueRef cond = cg_expr(c, s->u.if_.test).v;
     LLVMBasicBlockRef then = cg_block(c, "fwd.then"), els = cg_block(c, "fwd.else");
     LLVMBuildCondBr(c->b, cond, then, els);
     cg_at(c, then);
     emit_block_forwarded(c, &s->u.if_.body, v, ret);
     cg_at(c, els);
-    emit_block_forwarded(c, &s->u.if_.orelse, v, ret);
-    return;
+    const udf_block *o = &s->u.if_.orelse;
+    if (o->n != 1 || c->failed) {
+      emit_block_forwarded(c, o, v, ret);
+      return;
+    }
+    s = o->items[0];
   }
   c->fwd_var = v;
   c->fwd_value = s->u.assign.value;

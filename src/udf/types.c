@@ -61,6 +61,11 @@ typedef struct ck {
   const udf_expr *re_iterable; /* the re.finditer call being checked as an iterable */
   const udf_expr *ret_expr; /* the value a `return` gives, or a branch of its conditional
                              * expression: a tuple of numbers there is a list (result_kind.h) */
+  /* The argument of len(x) or list(x) that check_dict_builtin checked and found no dict, and
+   * its type: check_builtin takes it as checked instead of checking it again (twice per
+   * level made nested len(str(len(...))) exponential in its depth). */
+  const udf_expr *prechecked;
+  udf_type prechecked_type;
 } ck;
 
 #define UNKNOWN UDF_TY_UNKNOWN
@@ -1332,8 +1337,11 @@ static udf_type check_builtin(ck *c, udf_expr *e, const char *name) {
                  strcmp(name, "max") == 0))
     reversed_as_slice(c, &args[0]);
   if (n == 1 && strcmp(name, "str") == 0) c->exc_ok = args[0];
+  const udf_expr *pre = c->prechecked;
+  c->prechecked = NULL;
   for (int i = 0; i < n; i++)
-    if (check_expr(c, &args[i]) == UNKNOWN) unknown = true;
+    if ((args[i] == pre ? c->prechecked_type : check_expr(c, &args[i])) == UNKNOWN)
+      unknown = true;
   c->exc_ok = NULL;
   for (int i = 0; i < e->u.call.nkeywords; i++)
     if (check_expr(c, &e->u.call.keywords[i].value) == UNKNOWN) unknown = true;
@@ -1926,6 +1934,7 @@ static udf_type check_call(ck *c, udf_expr *e) {
   if (strcmp(id, "repr") == 0 || strcmp(id, "ascii") == 0 || strcmp(id, "format") == 0)
     return check_repr(c, e, id);
   udf_type dt;
+  c->prechecked = NULL;
   if (check_dict_builtin(c, e, id, &dt)) return dt;
   static const char *const builtins[] = {"len", "str", "int", "float", "bool", "ord",
                                          "chr", "abs", "min", "max", "range", "list", NULL};

@@ -92,9 +92,39 @@ static size_t count_instructions(LLVMModuleRef m) {
   return n;
 }
 
+/* Before refprune (see build). */
+#define PRE_PRUNE "always-inline,function(sroa,early-cse,instcombine)"
+
 /* The quick tier's pipeline: inlining the refcount operations, and the local clean-ups whose
  * cost grows linearly (no SROA, GVN or loop passes over a huge function). */
 #define QUICK_PIPELINE "always-inline,function(instcombine,simplifycfg)"
+
+/* A module of more instructions than this as code generation leaves it (before any pass;
+ * some 1.3 times its size after pruning) is huge: it gets the quick tier without the passes
+ * whose time grows faster than the function (measured on an elif chain of thousands of
+ * branches: InstCombine's and SimplifyCFG's grow about as n^1.7), and the row wrappers call
+ * the entry instead of inlining it, since cloning a function of this size costs as much as
+ * compiling it again. SROA still makes the variables SSA values for refprune. */
+#define HUGE_INSTRUCTIONS (4 * (size_t)NRT_UDF_QUICK_INSTRUCTIONS)
+#define HUGE_PRE_PRUNE "always-inline,function(sroa,early-cse)"
+#define HUGE_PIPELINE "always-inline" /* the refcount operations */
+
+/* For a huge module: the row wrappers call their entry (codegen.c marks it alwaysinline for
+ * the small ones, whose borrowed arguments' NULL MemInfo then becomes a constant). */
+static void call_entries(LLVMModuleRef m) {
+  static const char *const wrappers[] = {NRT_UDF_ROW_SYMBOL, NRT_UDF_ROW_WRITE_SYMBOL};
+  unsigned always = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
+  for (size_t k = 0; k < sizeof wrappers / sizeof wrappers[0]; k++) {
+    LLVMValueRef w = LLVMGetNamedFunction(m, wrappers[k]);
+    for (LLVMBasicBlockRef bb = w ? LLVMGetFirstBasicBlock(w) : NULL; bb;
+         bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+        LLVMValueRef callee = LLVMIsACallInst(i) ? LLVMGetCalledValue(i) : NULL;
+        if (callee && LLVMIsAFunction(callee) && LLVMGetFirstBasicBlock(callee))
+          LLVMRemoveEnumAttributeAtIndex(callee, LLVMAttributeFunctionIndex, always);
+      }
+  }
+}
 
 /* IR emission through JIT, given the checked module. */
 static int build(nrt_udf *u, const udf_module *mod, const struct nrt_udf_options *o,
@@ -115,9 +145,12 @@ static int build(nrt_udf *u, const udf_module *mod, const struct nrt_udf_options
     rc = NRT_EINVAL;
   /* Inline the entry into the row function and promote variables to SSA values first, so
    * that an incref and its decref act on the same value (which is how refprune relates them)
-   * and the borrowed arguments' NULL MemInfo is a constant. */
+   * and the borrowed arguments' NULL MemInfo is a constant. A huge module is only promoted. */
+  bool huge = !rc && count_instructions(m) > HUGE_INSTRUCTIONS;
+  if (huge)
+    call_entries(m);
   if (!rc)
-    rc = nrt_udf_optimize(m, tm, "always-inline,function(sroa,early-cse,instcombine)", err);
+    rc = nrt_udf_optimize(m, tm, huge ? HUGE_PRE_PRUNE : PRE_PRUNE, err);
   u->info.codegen_ms = now_ms() - t;
   if (!rc) {
     u->info.refops_before = udf_count_refops(m);
@@ -148,11 +181,12 @@ static int build(nrt_udf *u, const udf_module *mod, const struct nrt_udf_options
   /* A large module gets the quick tier (see NRT_UDF_QUICK_INSTRUCTIONS in nrt/udf.h). */
   if (!rc) {
     u->info.instructions = count_instructions(m);
-    u->info.quick = u->info.instructions > NRT_UDF_QUICK_INSTRUCTIONS;
+    u->info.quick = huge || u->info.instructions > NRT_UDF_QUICK_INSTRUCTIONS;
   }
   if (!rc && !o->no_optimize) {
     t = now_ms();
-    rc = nrt_udf_optimize(m, tm, u->info.quick ? QUICK_PIPELINE : "default<O2>", err);
+    const char *pipeline = huge ? HUGE_PIPELINE : u->info.quick ? QUICK_PIPELINE : "default<O2>";
+    rc = nrt_udf_optimize(m, tm, pipeline, err);
     u->info.optimize_ms = now_ms() - t;
     if (!rc && o->emit_llvm)
       emit_ir(m, o->emit_stream, "after optimisation");
