@@ -1,9 +1,22 @@
 """nrt.udf's forms, compilation caching, info and IR, pickling."""
+import inspect
+import math
 import pickle
+import re
+import string
+import unicodedata as ud
 
 import pytest
 
 import nrt
+
+# Module-level names the UDFs below read, as users write them.
+TABLE = {"a": "A", "é": "E"}
+LIMIT = 3
+SEPARATORS = (",", ";")
+WORD = re.compile(r"[a-zé]+", re.I)
+DIGIT = re.compile(r"\d")
+NOT_A_LITERAL = object()
 
 
 def test_lambda_object():
@@ -150,3 +163,31 @@ def test_version_and_stats():
     s = nrt.stats()
     for k in ("alloc", "free", "mi_alloc", "mi_free", "live_bytes"):
         assert isinstance(s[k], int)
+
+
+def test_module_level_imports_constants_and_patterns():
+    def clean(s):
+        t = "".join(TABLE.get(c, c) for c in s)
+        for sep in SEPARATORS:
+            t = t.replace(sep, " ")
+        return (ud.normalize("NFC", WORD.sub("w", t)) + str(math.floor(2.5))
+                + string.digits[:LIMIT])
+    rows = ["ab,c;1", "é-Z", "", "x1 y2"]
+    assert nrt.udf(clean)(rows) == [clean(r) for r in rows]
+    swap = lambda s: re.sub(r"\d", "#", s) * LIMIT + DIGIT.sub("", s)  # noqa: E731
+    assert nrt.udf(swap)(rows) == [swap(r) for r in rows]
+    assert "TABLE = {'a': 'A', 'é': 'E'}" in nrt.udf(clean).source
+
+
+def test_module_level_name_errors_still_point_into_this_file():
+    def f(s):
+        return s + LIMIT                 # str + int, with a prelude binding LIMIT
+    line = inspect.getsourcelines(f)[1] + 1
+    with pytest.raises(nrt.CompileTypeError) as info:
+        nrt.udf(f)(["a"])
+    assert info.value.lineno == line and "return s + LIMIT" in info.value.text
+
+    def g(s):
+        return s if NOT_A_LITERAL else s  # a value nrt cannot compile stays unbound
+    with pytest.raises(nrt.CompileError, match="NOT_A_LITERAL"):
+        nrt.udf(g)(["a"])
