@@ -47,12 +47,12 @@ static int check_row_utf8(const char *s, int64_t len, int64_t row, struct nrt_er
     bool whole = col->null_count == 0 &&                                                     \
                  (last == first ||                                                           \
                   nrt_utf8_validate(data + first, (size_t)(last - first), &bad, NULL) == NRT_OK); \
-    if (whole) {                                                                             \
+    if (whole && last > first) {                                                             \
       /* Every row is valid iff every offset short of the end starts a character (such an    \
        * offset begins the next non-empty row): one branch-free pass, and the row loop below \
        * only runs to name the row that is not. */                                           \
       unsigned cut = 0;                                                                      \
-      for (int64_t i = 0; i < n && last > first; i++) {                                      \
+      for (int64_t i = 0; i < n; i++) {                                                      \
         bool inside = o[i] < last;                                                           \
         cut |= inside & is_continuation((unsigned char)data[inside ? o[i] : first]);         \
       }                                                                                      \

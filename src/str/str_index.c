@@ -259,12 +259,6 @@ int nrt_str_slice(const nrt_str *s, int64_t start, int64_t stop, int64_t step, n
   int64_t count = slice_indices(n, &start, stop, &step);
   if (count == 0)
     return NRT_OK;
-  if (step == 1) {
-    int64_t b0 = n == s->len ? start : nrt_str_cp_offset(s->data, s->len, start);
-    int64_t b1 = b0 + (n == s->len ? count
-                                    : nrt_str_cp_offset(s->data + b0, s->len - b0, count));
-    return nrt_str_result_sub(s, s->data + b0, b1 - b0, out, err);
-  }
   if (count == 1) { /* one code point: maybe a static one-character string */
     int64_t b0 = n == s->len ? start : nrt_str_cp_offset(s->data, s->len, start);
     return nrt_str_result_sub(s, s->data + b0, nrt_u8_seqlen((unsigned char)s->data[b0]), out,
