@@ -1,7 +1,12 @@
-/* The two compilation tiers (nrt/udf.h, NRT_UDF_QUICK_INSTRUCTIONS): small UDFs get O2, large
- * generated ones (tests/udf/udf_programs.h) the quick tier; both compute the same rows in the
- * value form and the write form, on 1 and 2 threads, with the statistics balanced. */
+/* The compilation tiers of generated UDFs (tests/udf/udf_programs.h): small UDFs get O2, large
+ * ones the quick tier (nrt/udf.h, NRT_UDF_QUICK_INSTRUCTIONS), huge modules wrappers that call
+ * the entry instead of inlining it (src/udf/udf.c). Also the shapes of issue 15 (linear-time
+ * compilation): an elif chain longer than recursion over it could take on the stack, and
+ * nested len(str(...)) calls the checker once typed twice per level. Each computes Python's
+ * rows in the value and the write form, on 1 and 2 threads, with the statistics balanced.
+ * Timing is not asserted. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "nrt/column.h"
@@ -10,10 +15,13 @@
 #include "support/check.h"
 #include "udf/udf_programs.h"
 
-static const char *const rows[] = {"abc", "", "straße", "漢字かな", "x", "😀 ok"};
-#define NROWS 6
+#define NROWS 7
+static const char *rows[NROWS] = {"abc", "", "straße", "漢字かな", "x", "😀 ok", NULL};
+static char long_row[3600]; /* longer than any branch of the elif chain */
 
 static nrt_column *input(void) {
+  memset(long_row, 'z', sizeof long_row - 1);
+  rows[NROWS - 1] = long_row;
   nrt_col_builder *b = NULL;
   nrt_column *c = NULL;
   CHECK_EQ_INT(nrt_col_builder_new(NRT_COL_UTF8, NROWS, &b, NULL), NRT_OK);
@@ -23,16 +31,43 @@ static nrt_column *input(void) {
   return c;
 }
 
-/* The expected result of the statements family (x = s, then n times x = x + "a"), or of the
- * long family (n operands s concatenated). */
+/* Code points of a UTF-8 row: Python's len(). */
+static size_t chars(const char *s) {
+  size_t n = 0;
+  for (; *s; s++)
+    n += ((unsigned char)*s & 0xC0) != 0x80;
+  return n;
+}
+
+/* Python's result of family f with n units on row. */
 static bool expected(enum udf_prog_family f, int n, const char *row, nrt_str got) {
-  size_t len = strlen(row), want = f == UDF_PROG_STATEMENTS ? len + (size_t)n : len * (size_t)n;
-  if ((size_t)got.len != want || memcmp(got.data, row, len) != 0)
-    return false;
-  for (size_t i = len; i < want; i++)
-    if (got.data[i] != (f == UDF_PROG_STATEMENTS ? 'a' : row[i % len]))
+  char want[32];
+  size_t len = strlen(row);
+  switch (f) {
+  case UDF_PROG_STATEMENTS: /* row + n * "a" */
+    if ((size_t)got.len != len + (size_t)n || memcmp(got.data, row, len) != 0)
       return false;
-  return true;
+    for (size_t i = len; i < (size_t)got.len; i++)
+      if (got.data[i] != 'a')
+        return false;
+    return true;
+  case UDF_PROG_LONG: /* n operands row concatenated */
+    if ((size_t)got.len != len * (size_t)n)
+      return false;
+    for (size_t i = 0; i < (size_t)got.len; i++)
+      if (got.data[i] != row[i % len])
+        return false;
+    return true;
+  case UDF_PROG_ELIF: /* str(len(row)) for a branch, else the row itself */
+    if (chars(row) >= (size_t)n)
+      return (size_t)got.len == len && memcmp(got.data, row, len) == 0;
+    snprintf(want, sizeof want, "%zu", chars(row));
+    break;
+  case UDF_PROG_NEST: /* str(len(str(len(...)))) of 4 calls and more: "1" */
+  case UDF_PROG_NEST_STMTS: snprintf(want, sizeof want, "1"); break;
+  default: return false;
+  }
+  return (size_t)got.len == strlen(want) && memcmp(got.data, want, strlen(want)) == 0;
 }
 
 static void check_family(enum udf_prog_family f, int n, bool quick) {
@@ -78,5 +113,9 @@ int main(void) {
   check_family(UDF_PROG_LONG, 4, false);
   check_family(UDF_PROG_STATEMENTS, 600, true); /* some 22,000 instructions */
   check_family(UDF_PROG_LONG, 700, true);
+  check_family(UDF_PROG_ELIF, 3, false);
+  check_family(UDF_PROG_ELIF, 3000, true); /* deeper than recursion over the chain could go */
+  check_family(UDF_PROG_STATEMENTS, 1000, true); /* huge: the wrappers call the entry */
+  check_family(UDF_PROG_NEST, 190, false);       /* 2^95 checks when typed twice per level */
   return check_finish("test_udf_tiers");
 }
