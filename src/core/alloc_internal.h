@@ -3,10 +3,12 @@
 #define NRT_CORE_ALLOC_INTERNAL_H
 
 #include "core/block_cache.h"
+#include "core/large_cache.h"
 #include "core/stats.h"
 #include "nrt/core.h"
 
 #include <stdatomic.h>
+#include <stdbool.h>
 
 extern NRT_HIDDEN _Atomic(const struct nrt_allocator *) nrt_default_allocator_ptr;
 
@@ -27,7 +29,9 @@ static inline void *nrt_counted_malloc_mi(const struct nrt_allocator *a, size_t 
   void *p;
   if (a == &nrt_libc_allocator_instance) {
     size_t rounded = meminfos ? nrt_block_cache_class_size(size) : 0;
-    p = rounded ? nrt_block_cache_pop(rounded) : NULL;
+    p = rounded ? nrt_block_cache_pop(rounded)
+        : size >= NRT_LARGE_CACHE_MIN ? nrt_large_cache_take(size)
+                                      : NULL;
     if (!p)
       p = malloc(rounded ? rounded : size ? size : 1);
   } else {
@@ -42,7 +46,9 @@ static inline void nrt_counted_free_mi(const struct nrt_allocator *a, void *p, s
                                        uint64_t meminfos) {
   if (a == &nrt_libc_allocator_instance) {
     size_t rounded = meminfos ? nrt_block_cache_class_size(size) : 0;
-    if (!rounded || !nrt_block_cache_push(p, rounded))
+    bool kept = rounded ? nrt_block_cache_push(p, rounded)
+                        : size >= NRT_LARGE_CACHE_MIN / 2 && nrt_large_cache_keep(p, size);
+    if (!kept)
       free(p);
   } else {
     a->free(p, size, a->opaque);

@@ -1,11 +1,17 @@
 /* The allocator interface: the C library's allocator, the default, raw counted allocation. */
 #include "core/alloc_internal.h"
+#include "core/large_cache.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
 
 static void *libc_malloc(size_t size, void *opaque) {
   (void)opaque;
+  if (size >= NRT_LARGE_CACHE_MIN) {
+    void *p = nrt_large_cache_take(size);
+    if (p)
+      return p;
+  }
   return malloc(size ? size : 1);
 }
 
@@ -17,8 +23,8 @@ static void *libc_realloc(void *ptr, size_t old_size, size_t new_size, void *opa
 
 static void libc_free(void *ptr, size_t size, void *opaque) {
   (void)opaque;
-  (void)size;
-  free(ptr);
+  if (!nrt_large_cache_keep(ptr, size))
+    free(ptr);
 }
 
 const struct nrt_allocator nrt_libc_allocator_instance = {libc_malloc, libc_realloc, libc_free,
