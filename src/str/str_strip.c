@@ -4,9 +4,14 @@
 #include "nrt/unicode.h"
 #include "str/str_internal.h"
 
+/* Python's whitespace among ASCII: \t \n \v \f \r, the separators U+001C..U+001F, space. */
+static inline bool ascii_space(unsigned char c) {
+  return (c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x20);
+}
+
 bool nrt_str_is_space_cp(uint32_t cp) {
   if (cp < 0x80)
-    return (cp >= 0x09 && cp <= 0x0D) || (cp >= 0x1C && cp <= 0x20);
+    return ascii_space((unsigned char)cp);
   /* Every other space is U+0085, U+00A0 or in U+1680..U+3000 (test_str_ops checks all code
    * points): most letters of other scripts need no table lookup. */
   if (cp != 0x85 && cp != 0xA0 && (cp < 0x1680 || cp > 0x3000))
@@ -49,13 +54,34 @@ void nrt_str_strip_range(const char *s, int64_t len, const char *chars, int64_t 
   int64_t b = 0, e = len;
   int n;
   if (!chars) {
+    /* ASCII bytes are tested in place; only a non-ASCII one is decoded. */
     if (side & NRT_STRIP_LEFT) {
-      while (b < e && nrt_str_is_space_cp(nrt_u8_dec(s + b, &n)))
-        b += n;
+      while (b < e) {
+        unsigned char c = (unsigned char)s[b];
+        if (c < 0x80) {
+          if (!ascii_space(c))
+            break;
+          b++;
+        } else if (nrt_str_is_space_cp(nrt_u8_dec(s + b, &n))) {
+          b += n;
+        } else {
+          break;
+        }
+      }
     }
     if (side & NRT_STRIP_RIGHT) {
-      while (e > b && nrt_str_is_space_cp(nrt_u8_dec_back(s, e, &n)))
-        e -= n;
+      while (e > b) {
+        unsigned char c = (unsigned char)s[e - 1];
+        if (c < 0x80) {
+          if (!ascii_space(c))
+            break;
+          e--;
+        } else if (nrt_str_is_space_cp(nrt_u8_dec_back(s, e, &n))) {
+          e -= n;
+        } else {
+          break;
+        }
+      }
     }
   } else if (clen > 0) {
     struct char_set cs;

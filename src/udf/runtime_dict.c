@@ -10,8 +10,12 @@
 #include "udf/runtime.h"
 #include "udf/runtime_dict.h"
 
-/* A multiply-xor hash over 8-byte words, then a 64-bit finaliser so that the low bits used
- * as the index mix every byte; ints go through the finaliser alone. */
+/* String keys: the bytes are read as (overlapping) words and folded by 64x64->128-bit
+ * multiplies, whose high and low halves are xored: a key of up to 16 bytes costs two loads
+ * and two multiplies, where a word-at-a-time chain of dependent multiplies costs one per
+ * word. Ints go through a 64-bit finaliser, so the low bits used as the index mix every
+ * bit. Neither needs to resist collision attacks: a UDF's keys are its own constants and
+ * the row's strings, and a collision costs probe steps, never a wrong answer. */
 static uint64_t mix(uint64_t h) {
   h ^= h >> 33;
   h *= 0xff51afd7ed558ccdULL;
@@ -20,22 +24,55 @@ static uint64_t mix(uint64_t h) {
   return h ^ (h >> 33);
 }
 
+static uint64_t fold_mul(uint64_t a, uint64_t b) {
+  unsigned __int128 r = (unsigned __int128)a * b;
+  return (uint64_t)r ^ (uint64_t)(r >> 64);
+}
+
+static uint64_t load64(const unsigned char *p) {
+  uint64_t w;
+  memcpy(&w, p, 8);
+  return w;
+}
+
+static uint64_t load32(const unsigned char *p) {
+  uint32_t w;
+  memcpy(&w, p, 4);
+  return w;
+}
+
+#define HASH_K0 0xa0761d6478bd642fULL
+#define HASH_K1 0xe7037ed1a0b428dbULL
+#define HASH_K2 0x8ebc6af09c88c6e3ULL
+
+static uint64_t str_hash(const unsigned char *p, int64_t n) {
+  uint64_t a, b, h = HASH_K0 ^ (uint64_t)n;
+  if (n <= 16) {
+    if (n >= 8) {
+      a = load64(p);
+      b = load64(p + n - 8);
+    } else if (n >= 4) {
+      a = load32(p);
+      b = load32(p + n - 4);
+    } else if (n > 0) {
+      a = (uint64_t)p[0] << 16 | (uint64_t)p[n >> 1] << 8 | p[n - 1];
+      b = 0;
+    } else {
+      a = b = 0;
+    }
+  } else {
+    int64_t i = 0;
+    for (; n - i > 16; i += 16)
+      h = fold_mul(load64(p + i) ^ HASH_K1, load64(p + i + 8) ^ h);
+    a = load64(p + n - 16);
+    b = load64(p + n - 8);
+  }
+  return fold_mul(a ^ HASH_K1, b ^ h ^ HASH_K2) ^ h;
+}
+
 static uint64_t key_hash(const nrt_udf_dict *d, const nrt_str *k) {
   if (d->key_kind != UDF_TY_STR) return mix((uint64_t)k->len);
-  const unsigned char *p = (const unsigned char *)k->data;
-  int64_t n = k->len;
-  uint64_t h = 0x9e3779b97f4a7c15ULL ^ (uint64_t)n, w;
-  for (; n >= 8; p += 8, n -= 8) {
-    memcpy(&w, p, 8);
-    w *= 0x87c37b91114253d5ULL;
-    h = ((h ^ ((w << 31) | (w >> 33))) * 0x4cf5ad432745937fULL);
-  }
-  if (n > 0) { /* the tail in a register (bytes stored then loaded as a word would stall) */
-    w = 0;
-    for (int64_t i = 0; i < n; i++) w |= (uint64_t)p[i] << (8 * i);
-    h ^= w * 0x87c37b91114253d5ULL;
-  }
-  return mix(h);
+  return str_hash((const unsigned char *)k->data, k->len);
 }
 
 static bool key_eq(const nrt_udf_dict *d, const nrt_str *a, const nrt_str *b) {
