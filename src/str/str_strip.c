@@ -4,9 +4,57 @@
 #include "nrt/unicode.h"
 #include "str/str_internal.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 /* Python's whitespace among ASCII: \t \n \v \f \r, the separators U+001C..U+001F, space. */
 static inline bool ascii_space(unsigned char c) {
   return (c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x20);
+}
+
+#if defined(__SSE2__)
+/* Bit i set: byte i of v is ASCII whitespace. Adding 0x80 - lo maps [lo, lo + 4] to the five
+ * smallest signed bytes, so one signed compare tests each range. */
+static inline uint32_t space_bits(__m128i v) {
+  const __m128i below = _mm_set1_epi8((char)(0x80 + 5));
+  __m128i ctl = _mm_cmplt_epi8(_mm_add_epi8(v, _mm_set1_epi8((char)(0x80 - 0x09))), below);
+  __m128i sep = _mm_cmplt_epi8(_mm_add_epi8(v, _mm_set1_epi8((char)(0x80 - 0x1C))), below);
+  return (uint32_t)_mm_movemask_epi8(_mm_or_si128(ctl, sep));
+}
+#endif
+
+/* Whitespace runs shorter than 8 bytes at either end, found without a branch per byte: rows
+ * with zero, one or two spaces at random would mispredict the loops' exits on every row. The
+ * loops in nrt_str_strip_range go on from *b and *e (a run of 8 bytes or more, or a
+ * non-ASCII byte that may start a Unicode space). */
+static inline void ascii_window_strip(const char *s, int64_t len, enum nrt_str_strip_side side,
+                                      int64_t *b, int64_t *e) {
+#if defined(__SSE2__)
+  /* 8-byte windows for every length (a choice between 8 and 16 by length would be one more
+   * mispredicted branch); longer runs are rare and go on in the loops. */
+  const int w = 8;
+  if (len < w)
+    return;
+  __m128i head = _mm_loadl_epi64((const __m128i *)(const void *)s);
+  __m128i tail = _mm_loadl_epi64((const __m128i *)(const void *)(s + len - 8));
+  const uint32_t full = (1u << w) - 1;
+  if (side & NRT_STRIP_LEFT) {
+    uint32_t lead = (uint32_t)__builtin_ctz(~space_bits(head) | (1u << w));
+    *b = lead;
+  }
+  if (side & NRT_STRIP_RIGHT) {
+    uint32_t keep = ~space_bits(tail) & full; /* bit j: byte len - w + j is no space */
+    int64_t trail = keep ? w - 1 - (31 - __builtin_clz(keep)) : w;
+    *e = len - trail < *b ? *b : len - trail;
+  }
+#else
+  (void)s;
+  (void)len;
+  (void)side;
+  (void)b;
+  (void)e;
+#endif
 }
 
 bool nrt_str_is_space_cp(uint32_t cp) {
@@ -54,6 +102,7 @@ void nrt_str_strip_range(const char *s, int64_t len, const char *chars, int64_t 
   int64_t b = 0, e = len;
   int n;
   if (!chars) {
+    ascii_window_strip(s, len, side, &b, &e);
     /* ASCII bytes are tested in place; only a non-ASCII one is decoded. */
     if (side & NRT_STRIP_LEFT) {
       while (b < e) {
