@@ -35,11 +35,20 @@ static PyObject *stats(PyObject *self, PyObject *unused) {
       put_u64(d, "mi_alloc", s.mi_alloc) || put_u64(d, "mi_free", s.mi_free) ||
       put_u64(d, "bytes_alloc", s.bytes_alloc) || put_u64(d, "bytes_free", s.bytes_free) ||
       put_u64(d, "live_bytes", nrt_stats_live_bytes()) ||
-      put_u64(d, "live_meminfos", nrt_stats_live_meminfos())) {
+      put_u64(d, "live_meminfos", nrt_stats_live_meminfos()) ||
+      put_u64(d, "cached_bytes", nrt_memory_cached())) {
     Py_DECREF(d);
     return NULL;
   }
   return d;
+}
+
+/* release_memory(): frees the large freed blocks kept for reuse (nrt_memory_cached). */
+static PyObject *release_memory(PyObject *self, PyObject *unused) {
+  (void)self;
+  (void)unused;
+  nrt_memory_release_cached();
+  Py_RETURN_NONE;
 }
 
 static PyObject *cores(PyObject *self, PyObject *unused) {
@@ -77,6 +86,8 @@ static PyObject *broadcast(PyObject *self, PyObject *args) {
 static PyMethodDef methods[] = {
     {"broadcast", broadcast, METH_VARARGS, "broadcast(value, n) -> Column"},
     {"stats", stats, METH_NOARGS, "Runtime statistics as a dict."},
+    {"release_memory", release_memory, METH_NOARGS,
+     "Frees the large freed buffers kept for reuse."},
     {"cores", cores, METH_NOARGS, "Cores this process may run on."},
     {"status_name", status_name, METH_O, "Name of an nrt status code."},
     {"compile", (PyCFunction)(void (*)(void))pynrt_compile, METH_VARARGS | METH_KEYWORDS,

@@ -83,3 +83,23 @@ def test_polars_and_pyarrow_consumers_keep_results_alive(balanced):
     assert series.to_list() == ["ab" * 20, "ü" * 20, None]
     assert arr.to_pylist() == ["ab" * 20, "ü" * 20, None]
     del series, arr     # the last consumers go: their release callbacks free nrt's memory
+
+
+def test_large_output_buffers_are_kept_for_reuse_and_released():
+    f = nrt.udf(lambda s: s + "-suffix")
+    data = pa.array([f"row number {i}" for i in range(200_000)])   # output buffers > 1 MiB
+    nrt.release_memory()
+    assert nrt.stats()["cached_bytes"] == 0
+    out = f(data)
+    assert out[123].as_py() == "row number 123-suffix"
+    del out
+    gc.collect()
+    keeps = os.environ.get("NRT_UNDER_SANITIZER") != "1" and os.environ.get("NRT_BLOCK_CACHE") != "0"
+    cached = nrt.stats()["cached_bytes"]
+    assert (cached >= 1 << 20) if keeps else cached == 0
+    assert cached <= 96 << 20
+    again = f(data)                          # served from the kept buffers
+    assert again[199_999].as_py() == "row number 199999-suffix"
+    del again
+    nrt.release_memory()
+    assert nrt.stats()["cached_bytes"] == 0
