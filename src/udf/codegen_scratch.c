@@ -24,8 +24,10 @@ struct cg_scratch_kind {
   int free_head; /* first free slot of this type, or -1 */
 };
 
-#include <stdlib.h>
-static int scratch_max_lends(void) { const char *e = getenv("NRT_K"); return e ? atoi(e) : 64; }
+/* A slot lent this many times is retired, so that one alloca is not the memory object of
+ * the loads and stores of every statement of a huge UDF, which the optimiser would then have
+ * to take apart as a whole. */
+#define SCRATCH_MAX_LENDS 64
 
 /* Grows an array of `size`-byte items to hold one more; false (c failed) without memory. */
 static bool grow(cg *c, void **items, int n, int *cap, size_t size) {
@@ -80,7 +82,7 @@ void cg_scratch_release(cg *c, int mark) {
   cg_scratch_pool *p = &c->scratch;
   while (p->nlent > mark) {
     int s = p->lent[--p->nlent];
-    if (p->slots[s].lends >= scratch_max_lends())
+    if (p->slots[s].lends >= SCRATCH_MAX_LENDS)
       continue; /* retired */
     struct cg_scratch_kind *k = &p->kinds[p->slots[s].kind];
     p->slots[s].next_free = k->free_head;
