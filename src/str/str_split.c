@@ -15,6 +15,17 @@ struct emitter {
   struct nrt_error *err;
 };
 
+/* Piece s[b, b + n) of a split or partition: a view of a borrowed s (its bytes outlive the
+ * list by the borrowed-view contract; no allocation per piece), else s itself or a copy. */
+static int piece_of(const nrt_str *s, int64_t b, int64_t n, nrt_str *out,
+                    struct nrt_error *err) {
+  if (!s->mi) {
+    *out = nrt_str_view(s->data + b, n);
+    return NRT_OK;
+  }
+  return nrt_str_result_sub(s, s->data + b, n, out, err);
+}
+
 static int emit_count(struct emitter *e, int64_t b, int64_t end) {
   (void)b;
   (void)end;
@@ -31,7 +42,7 @@ static int emit_range(struct emitter *e, int64_t b, int64_t end) {
 
 static int emit_string(struct emitter *e, int64_t b, int64_t end) {
   nrt_str piece;
-  int rc = nrt_str_result_sub(e->src, e->src->data + b, end - b, &piece, e->err);
+  int rc = piece_of(e->src, b, end - b, &piece, e->err);
   if (rc != NRT_OK)
     return rc;
   e->count++;
@@ -259,8 +270,7 @@ static int build_list(enum split_kind kind, const nrt_str *s, const char *sep, i
     for (int64_t k = 0; k < count && rc == NRT_OK; k++) {
       int64_t i = kind == RSPLIT ? count - 1 - k : k;
       nrt_str piece;
-      rc = nrt_str_result_sub(s, s->data + ranges[2 * i], ranges[2 * i + 1] - ranges[2 * i],
-                              &piece, err);
+      rc = piece_of(s, ranges[2 * i], ranges[2 * i + 1] - ranges[2 * i], &piece, err);
       if (rc == NRT_OK)
         list->items[list->len++] = piece; /* within capacity */
     }
@@ -350,7 +360,7 @@ static bool split_ws_short(const nrt_str *s, int64_t maxsplit, bool right, nrt_s
       starts &= ~((uint64_t)1 << hb);
       ends &= ~((uint64_t)1 << he);
     }
-    *rc = nrt_str_result_sub(s, s->data + b, e - b, &items[at], err);
+    *rc = piece_of(s, b, e - b, &items[at], err);
     if (*rc != NRT_OK) { /* release the pieces made, then the (empty) list */
       for (int64_t j = 0; j < k; j++)
         nrt_str_release(&items[right ? pieces - 1 - j : j]);
@@ -382,6 +392,49 @@ static bool splitlines_short(const nrt_str *s, nrt_str_list **out, struct nrt_er
   return true;
 }
 
+/* split / rsplit by a one-byte (ASCII) separator: the separators found eight bytes at a time,
+ * their positions kept (up to SPLIT_STACK_PIECES - 1), the list allocated once at its final
+ * size. Returns false (nothing done) for a string with more separators; else the status is
+ * in *rc. */
+static bool split_byte(const nrt_str *s, unsigned char sep, int64_t maxsplit, bool right,
+                       nrt_str_list **out, struct nrt_error *err, int *rc) {
+  int64_t pos[SPLIT_STACK_PIECES - 1];
+  int64_t found = 0, len = s->len, i = 0;
+  const char *p = s->data;
+  for (; i + 8 <= len; i += 8)
+    for (uint64_t m = nrt_short_eq(nrt_load64(p + i), sep); m; m &= m - 1) {
+      if (found == SPLIT_STACK_PIECES - 1)
+        return false;
+      pos[found++] = i + __builtin_ctzll(m) / 8;
+    }
+  for (; i < len; i++)
+    if ((unsigned char)p[i] == sep) {
+      if (found == SPLIT_STACK_PIECES - 1)
+        return false;
+      pos[found++] = i;
+    }
+  /* maxsplit keeps the first (rsplit: the last) separators */
+  int64_t used = maxsplit >= 0 && maxsplit < found ? maxsplit : found;
+  const int64_t *at = right ? pos + (found - used) : pos;
+  *rc = nrt_str_list_new(used + 1, out, err);
+  if (*rc != NRT_OK)
+    return true;
+  nrt_str *items = (*out)->items;
+  for (int64_t k = 0; k <= used; k++) {
+    int64_t b = k == 0 ? 0 : at[k - 1] + 1, e = k == used ? len : at[k];
+    *rc = piece_of(s, b, e - b, &items[k], err);
+    if (*rc != NRT_OK) { /* release the pieces made, then the (empty) list */
+      for (int64_t j = 0; j < k; j++)
+        nrt_str_release(&items[j]);
+      nrt_str_list_release(*out);
+      *out = NULL;
+      return true;
+    }
+  }
+  (*out)->len = used + 1;
+  return true;
+}
+
 static int check_sep(const nrt_str *sep, nrt_str_list **out, struct nrt_error *err) {
   *out = NULL;
   if (sep && sep->len == 0)
@@ -396,6 +449,9 @@ int nrt_str_split(const nrt_str *s, const nrt_str *sep, int64_t maxsplit, nrt_st
     return rc;
   if (!sep && s->len <= NRT_SHORT_MAX && split_ws_short(s, maxsplit, false, out, err, &rc))
     return rc;
+  if (sep && sep->len == 1 && split_byte(s, (unsigned char)sep->data[0], maxsplit, false, out,
+                                         err, &rc))
+    return rc;
   return build_list(SPLIT, s, sep ? sep->data : NULL, sep ? sep->len : 0, maxsplit, false, out,
                     err);
 }
@@ -406,6 +462,9 @@ int nrt_str_rsplit(const nrt_str *s, const nrt_str *sep, int64_t maxsplit, nrt_s
   if (rc != NRT_OK)
     return rc;
   if (!sep && s->len <= NRT_SHORT_MAX && split_ws_short(s, maxsplit, true, out, err, &rc))
+    return rc;
+  if (sep && sep->len == 1 && split_byte(s, (unsigned char)sep->data[0], maxsplit, true, out,
+                                         err, &rc))
     return rc;
   return build_list(RSPLIT, s, sep ? sep->data : NULL, sep ? sep->len : 0, maxsplit, false,
                     out, err);
@@ -436,9 +495,9 @@ static int triple(const nrt_str *s, const nrt_str *sep, int64_t at, nrt_str_list
     nrt_str_list_append(*out, tail, NULL);
     return NRT_OK;
   }
-  rc = nrt_str_result_sub(s, s->data, at, &head, err);
+  rc = piece_of(s, 0, at, &head, err);
   if (rc == NRT_OK) {
-    rc = nrt_str_result_sub(s, s->data + at + sep->len, s->len - at - sep->len, &tail, err);
+    rc = piece_of(s, at + sep->len, s->len - at - sep->len, &tail, err);
     if (rc != NRT_OK)
       nrt_str_release(&head);
   }
@@ -586,8 +645,8 @@ int nrt_str_partition_item(const nrt_str *s, const nrt_str *sep, bool reverse, i
     return NRT_OK;
   }
   int64_t at = p - s->data;
-  return item == 0 ? nrt_str_result_sub(s, s->data, at, out, err)
-                   : nrt_str_result_sub(s, p + sep->len, s->len - at - sep->len, out, err);
+  return item == 0 ? piece_of(s, 0, at, out, err)
+                   : piece_of(s, at + sep->len, s->len - at - sep->len, out, err);
 }
 
 int nrt_str_join_array(const nrt_str *sep, const nrt_str *items, int64_t n, nrt_str *out,
