@@ -140,6 +140,8 @@ void nrt_udf_rt_keys_chain(nrt_meminfo *keys, nrt_meminfo *next);
 /* Sorts list in place by keys (NULL: by its items); ValueError "list modified during sort". */
 int32_t nrt_udf_rt_mlist_sort(struct nrt_error *err, nrt_meminfo *list, nrt_meminfo *keys,
                               int32_t reverse);
+/* xs.sort(key=len, reverse=...) of a list of str (runtime_sortkeys.c). */
+int32_t nrt_udf_rt_mlist_sort_len(struct nrt_error *err, nrt_meminfo *list, int32_t reverse);
 /* min/max by keys (NULL: by the items): a new reference to the item, or to *dflt when empty
  * (NULL: ValueError "max() arg is an empty sequence"). */
 int32_t nrt_udf_rt_mlist_pick(struct nrt_error *err, nrt_meminfo *list, nrt_meminfo *keys,
@@ -214,6 +216,9 @@ int32_t nrt_udf_rt_write_float_spec(struct nrt_error *err, nrt_col_row_writer *w
                                     const nrt_format_spec *f);
 /* s.replace(old, new, count) written into the row; with split_join, new.join(s.split(old))
  * (the same string; an empty old is split's ValueError "empty separator"). */
+/* sep.join(list of str) written into the row (runtime_join.c). */
+int32_t nrt_udf_rt_write_join(struct nrt_error *err, nrt_col_row_writer *w, const nrt_str *sep,
+                              nrt_meminfo *list);
 int32_t nrt_udf_rt_write_replace(struct nrt_error *err, nrt_col_row_writer *w,
                                  const nrt_str *s, const nrt_str *old_s, const nrt_str *new_s,
                                  int64_t count, int32_t split_join);
