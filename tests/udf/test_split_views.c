@@ -96,12 +96,30 @@ static void check_one(const char *s, int64_t n) {
   free(copy_bytes);
 }
 
+/* A NUL separator (a valid one-byte character) is not the fast path's zero padding. */
+static void check_nul_separator(void) {
+  static const char s[] = {'a', 0, 'b', 'c', 0, 0, 'd', 'e', 'f', 'g', 'h', 'i', 'j', 0};
+  nrt_str v = nrt_str_view(s, (int64_t)sizeof s), sep = nrt_str_view("\0", 1);
+  nrt_str_list *l = NULL;
+  CHECK_EQ_INT(nrt_str_split(&v, &sep, -1, &l, NULL), NRT_OK);
+  static const char *const want[] = {"a", "bc", "", "defghij", ""};
+  CHECK(l && l->len == 5);
+  for (int i = 0; l && i < 5 && i < l->len; i++)
+    CHECK(nrt_str_eq(l->items[i].data, l->items[i].len, want[i], (int64_t)strlen(want[i])));
+  nrt_str_list_release(l);
+  l = NULL;
+  CHECK_EQ_INT(nrt_str_rsplit(&v, &sep, 1, &l, NULL), NRT_OK);
+  CHECK(l && l->len == 2 && l->items[0].len == 13 && l->items[1].len == 0);
+  nrt_str_list_release(l);
+}
+
 int main(void) {
   struct check_live before = check_live_now();
   static const char *const FIXED[] = {"", ",", ",,", "a,", ",a", "a,,b", " a b ", "\xc3\xa9,",
                                       ", , ", "abcdefgh,ijklmnop,", "a'b\\c"};
   for (size_t i = 0; i < sizeof FIXED / sizeof FIXED[0]; i++)
     check_one(FIXED[i], (int64_t)strlen(FIXED[i]));
+  check_nul_separator();
   char buf[1024];
   int64_t cases = check_scale(3000);
   for (int64_t c = 0; c < cases; c++) {
