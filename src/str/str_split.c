@@ -437,9 +437,9 @@ static bool splitlines_short(const nrt_str *s, nrt_str_list **out, struct nrt_er
 }
 
 /* split / rsplit by a one-byte (ASCII, not NUL) separator: the separators found eight bytes
- * at a time, their positions kept (up to SPLIT_STACK_PIECES - 1), the list allocated once at
- * its final size. Returns false (nothing done) for a string with more separators; else the status is
- * in *rc. */
+ * at a time (a short row: one bit mask), their positions kept (up to SPLIT_STACK_PIECES - 1),
+ * the list allocated once at its final size. Returns false (nothing done) for a string with
+ * more separators; else the status is in *rc. */
 static bool split_byte(const nrt_str *s, unsigned char sep, int64_t maxsplit, bool right,
                        nrt_str_list **out, struct nrt_error *err, int *rc) {
   if (sep == 0)

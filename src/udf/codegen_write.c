@@ -5,11 +5,12 @@
  * the branch taken, a literal is copied, a case mapping (upper, lower, casefold, capitalize,
  * title, swapcase) runs its kernel into the row, an f-string writes its pieces (numbers and
  * padded strings formatted in place), replace() and sep.join(s.split(old)) write the
- * replaced text, sep.join(xs) of a list of str writes the items and separators, and str(s) of a str writes s. Any other expression is evaluated as usual
- * and its bytes copied. So `s.upper() + 'abc'` makes no string at all, where the value form
- * makes two. Each write checks the room inline and calls the runtime only to grow it.
- * Python's evaluation order is kept (left operand before right); an error midway leaves a
- * partly written row, which apply drops.
+ * replaced text, sep.join(xs) of a list of str writes the items and separators, and str(s)
+ * of a str writes s. Any other expression is evaluated as usual and its bytes copied. So
+ * `s.upper() + 'abc'` makes no string at all, where the value form makes two. Each write
+ * checks the room inline and calls the runtime only to grow it. Python's evaluation order
+ * is kept (left operand before right); an error midway leaves a partly written row, which
+ * apply drops.
  * A None result (a None branch, a nullable value that is None) ends the row as null:
  * status NRT_EXEC_ROW_NULL, after releasing the live temporaries. */
 #include <string.h>

@@ -166,25 +166,6 @@ static int64_t ascii_escape(const char *s, int64_t len, char *out) {
   return n;
 }
 
-/* Copies n bytes: a short item (the usual field) by overlapping word moves, no call. */
-static void copy_bytes(char *o, const char *s, int64_t n) {
-  if (n > 16) {
-    memcpy(o, s, (size_t)n);
-  } else if (n >= 8) {
-    uint64_t a = load64(s), b = load64(s + n - 8);
-    memcpy(o, &a, 8);
-    memcpy(o + n - 8, &b, 8);
-  } else if (n >= 4) {
-    uint32_t a = (uint32_t)load32(s), b = (uint32_t)load32(s + n - 4);
-    memcpy(o, &a, 4);
-    memcpy(o + n - 4, &b, 4);
-  } else if (n > 0) {
-    o[0] = s[0];
-    o[n / 2] = s[n / 2];
-    o[n - 1] = s[n - 1];
-  }
-}
-
 /* repr() of a list or tuple of str written into the row in one pass: room for the bound (4
  * bytes per byte of text, quotes and separators), then each item copied in quotes when it is
  * plain, else escaped by nrt_str_repr_into. */
@@ -208,7 +189,7 @@ static int32_t write_str_list(struct nrt_error *err, nrt_col_row_writer *w,
     }
     if (plain_ascii(v->data, v->len)) {
       *o++ = '\'';
-      copy_bytes(o, v->data, v->len);
+      nrt_udf_copy_bytes(o, v->data, v->len);
       o += v->len;
       *o++ = '\'';
     } else {
