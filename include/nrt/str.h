@@ -377,7 +377,10 @@ NRT_API int64_t nrt_str_splitlines_ranges(const char *s, int64_t len, bool keepe
                                           int64_t *ranges);
 
 /* Managed forms: a new list in *out (refcount 1). sep NULL is None; an empty sep gives
- * NRT_EVALUE ("empty separator"). An element equal to all of s is s itself. */
+ * NRT_EVALUE ("empty separator"). An element equal to all of s is s itself. The pieces of a
+ * borrowed s are borrowed views of its bytes (no allocation per piece: they are valid as
+ * long as s's bytes, which the borrowed-view contract makes outlive every use); the pieces
+ * of a managed s are copies. The same holds for partition and partition_item below. */
 NRT_API int nrt_str_split(const nrt_str *s, const nrt_str *sep, int64_t maxsplit,
                           nrt_str_list **out, struct nrt_error *err);
 NRT_API int nrt_str_rsplit(const nrt_str *s, const nrt_str *sep, int64_t maxsplit,

@@ -11,7 +11,8 @@ static void list_dtor(void *data, size_t size, void *info) {
   (void)info;
   nrt_str_list *list = (nrt_str_list *)data;
   for (int64_t i = 0; i < list->len; i++)
-    nrt_str_release(&list->items[i]);
+    if (list->items[i].mi) /* views (pieces of a borrowed string) hold nothing */
+      nrt_mi_decref(list->items[i].mi);
   if (list->items != inline_items(list))
     nrt_free(list->items, (size_t)list->cap * sizeof(nrt_str));
 }

@@ -6,6 +6,10 @@
 #include "str/str_internal.h"
 #include "str/str_short.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 struct emitter {
   int (*emit)(struct emitter *e, int64_t b, int64_t end);
   int64_t count;
@@ -14,6 +18,17 @@ struct emitter {
   nrt_str_list *list;
   struct nrt_error *err;
 };
+
+/* Piece s[b, b + n) of a split or partition: a view of a borrowed s (its bytes outlive the
+ * list by the borrowed-view contract; no allocation per piece), else s itself or a copy. */
+static int piece_of(const nrt_str *s, int64_t b, int64_t n, nrt_str *out,
+                    struct nrt_error *err) {
+  if (!s->mi) {
+    *out = nrt_str_view(s->data + b, n);
+    return NRT_OK;
+  }
+  return nrt_str_result_sub(s, s->data + b, n, out, err);
+}
 
 static int emit_count(struct emitter *e, int64_t b, int64_t end) {
   (void)b;
@@ -31,7 +46,7 @@ static int emit_range(struct emitter *e, int64_t b, int64_t end) {
 
 static int emit_string(struct emitter *e, int64_t b, int64_t end) {
   nrt_str piece;
-  int rc = nrt_str_result_sub(e->src, e->src->data + b, end - b, &piece, e->err);
+  int rc = piece_of(e->src, b, end - b, &piece, e->err);
   if (rc != NRT_OK)
     return rc;
   e->count++;
@@ -259,8 +274,7 @@ static int build_list(enum split_kind kind, const nrt_str *s, const char *sep, i
     for (int64_t k = 0; k < count && rc == NRT_OK; k++) {
       int64_t i = kind == RSPLIT ? count - 1 - k : k;
       nrt_str piece;
-      rc = nrt_str_result_sub(s, s->data + ranges[2 * i], ranges[2 * i + 1] - ranges[2 * i],
-                              &piece, err);
+      rc = piece_of(s, ranges[2 * i], ranges[2 * i + 1] - ranges[2 * i], &piece, err);
       if (rc == NRT_OK)
         list->items[list->len++] = piece; /* within capacity */
     }
@@ -309,6 +323,49 @@ static inline uint64_t maybe_linebreak(uint64_t w) {
          nrt_short_eq(w, 0xC2) | nrt_short_eq(w, 0xE2);
 }
 
+#if defined(__SSE2__)
+/* 0xFF in each byte of v that is ASCII whitespace (\t..\r, \x1c..space: two ranges of five
+ * values, tested as unsigned v - lo <= 4). */
+static inline __m128i sse_space(__m128i v) {
+  __m128i a = _mm_sub_epi8(v, _mm_set1_epi8(0x09)), b = _mm_sub_epi8(v, _mm_set1_epi8(0x1C));
+  __m128i four = _mm_set1_epi8(4);
+  return _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(a, four), a),
+                      _mm_cmpeq_epi8(_mm_min_epu8(b, four), b));
+}
+
+/* 0xFF in each byte of v that leads a non-ASCII whitespace character (C2, E1..E3). */
+static inline __m128i sse_space_lead(__m128i v) {
+  __m128i e = _mm_sub_epi8(v, _mm_set1_epi8((char)0xE1));
+  return _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8((char)0xC2)),
+                      _mm_cmpeq_epi8(_mm_min_epu8(e, _mm_set1_epi8(2)), e));
+}
+#endif
+
+/* The ASCII whitespace of a short string's cover as a bit mask (bit i: byte i) in *ws; false
+ * when the string may hold non-ASCII whitespace. With SSE2 the five words are tested as three
+ * vectors (the zero padding is neither). */
+static inline bool short_spaces(const struct nrt_short_cover *c, int64_t n, uint64_t *ws) {
+#if defined(__SSE2__)
+  __m128i v0 = _mm_set_epi64x((long long)c->w[1], (long long)c->w[0]);
+  __m128i v1 = _mm_set_epi64x((long long)c->w[3], (long long)c->w[2]);
+  __m128i vt = _mm_cvtsi64_si128((long long)c->tail);
+  if (_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(sse_space_lead(v0), sse_space_lead(v1)),
+                                     sse_space_lead(vt))))
+    return false;
+  *ws = (uint64_t)(unsigned)_mm_movemask_epi8(sse_space(v0)) |
+        ((uint64_t)(unsigned)_mm_movemask_epi8(sse_space(v1)) << 16) |
+        ((uint64_t)((unsigned)_mm_movemask_epi8(sse_space(vt)) & 0xFF) << (8 * (n >> 3)));
+  return true;
+#else
+  if ((space_lead(c->w[0]) | space_lead(c->w[1]) | space_lead(c->w[2]) | space_lead(c->w[3]) |
+       space_lead(c->tail)) != 0)
+    return false;
+  *ws = nrt_short_byte_mask(n, ascii_space(c->w[0]), ascii_space(c->w[1]), ascii_space(c->w[2]),
+                            ascii_space(c->w[3]), ascii_space(c->tail));
+  return true;
+#endif
+}
+
 /* split / rsplit with sep None of a short string whose whitespace is all ASCII: the runs of
  * non-whitespace bytes are read off a bit mask. Returns false (nothing done) when the string
  * may hold non-ASCII whitespace; else the status is in *rc. */
@@ -317,12 +374,9 @@ static bool split_ws_short(const nrt_str *s, int64_t maxsplit, bool right, nrt_s
   int64_t n = s->len;
   struct nrt_short_cover c;
   nrt_short_cover_read(s->data, n, &c);
-  if ((space_lead(c.w[0]) | space_lead(c.w[1]) | space_lead(c.w[2]) | space_lead(c.w[3]) |
-       space_lead(c.tail)) != 0)
+  uint64_t ws;
+  if (!short_spaces(&c, n, &ws))
     return false;
-  uint64_t ws = nrt_short_byte_mask(n, ascii_space(c.w[0]), ascii_space(c.w[1]),
-                                    ascii_space(c.w[2]), ascii_space(c.w[3]),
-                                    ascii_space(c.tail));
   uint64_t word = ~ws & (((uint64_t)1 << n) - 1);
   uint64_t starts = word & ~(word << 1), ends = word & ~(word >> 1); /* first / last bytes */
   int64_t runs = nrt_short_popcount(starts);
@@ -350,7 +404,7 @@ static bool split_ws_short(const nrt_str *s, int64_t maxsplit, bool right, nrt_s
       starts &= ~((uint64_t)1 << hb);
       ends &= ~((uint64_t)1 << he);
     }
-    *rc = nrt_str_result_sub(s, s->data + b, e - b, &items[at], err);
+    *rc = piece_of(s, b, e - b, &items[at], err);
     if (*rc != NRT_OK) { /* release the pieces made, then the (empty) list */
       for (int64_t j = 0; j < k; j++)
         nrt_str_release(&items[right ? pieces - 1 - j : j]);
@@ -382,6 +436,64 @@ static bool splitlines_short(const nrt_str *s, nrt_str_list **out, struct nrt_er
   return true;
 }
 
+/* split / rsplit by a one-byte (ASCII, not NUL) separator: the separators found eight bytes
+ * at a time (a short row: one bit mask), their positions kept (up to SPLIT_STACK_PIECES - 1),
+ * the list allocated once at its final size. Returns false (nothing done) for a string with
+ * more separators; else the status is in *rc. */
+static bool split_byte(const nrt_str *s, unsigned char sep, int64_t maxsplit, bool right,
+                       nrt_str_list **out, struct nrt_error *err, int *rc) {
+  if (sep == 0)
+    return false; /* the zero padding of the last word would match */
+  int64_t pos[SPLIT_STACK_PIECES - 1];
+  int64_t found = 0, len = s->len, i = 0;
+  const char *p = s->data;
+  if (len <= NRT_SHORT_MAX) { /* a short row: one bit mask of its separators, no loop per word */
+    struct nrt_short_cover c;
+    nrt_short_cover_read(p, len, &c);
+    uint64_t m = nrt_short_byte_mask(len, nrt_short_eq(c.w[0], sep), nrt_short_eq(c.w[1], sep),
+                                     nrt_short_eq(c.w[2], sep), nrt_short_eq(c.w[3], sep),
+                                     nrt_short_eq(c.tail, sep));
+    for (; m; m &= m - 1)
+      pos[found++] = __builtin_ctzll(m); /* at most 32 */
+    i = len;
+  }
+  for (; i + 8 <= len; i += 8)
+    for (uint64_t m = nrt_short_eq(nrt_load64(p + i), sep); m; m &= m - 1) {
+      if (found == SPLIT_STACK_PIECES - 1)
+        return false;
+      pos[found++] = i + __builtin_ctzll(m) / 8;
+    }
+  if (i < len) { /* the last len % 8 bytes as one zero-extended word (sep is not 0) */
+    uint64_t w = len >= 8 ? nrt_load64(p + len - 8) >> (8 * (8 - (len - i)))
+                          : nrt_short_small((const unsigned char *)p, len);
+    for (uint64_t m = nrt_short_eq(w, sep); m; m &= m - 1) {
+      if (found == SPLIT_STACK_PIECES - 1)
+        return false;
+      pos[found++] = i + __builtin_ctzll(m) / 8;
+    }
+  }
+  /* maxsplit keeps the first (rsplit: the last) separators */
+  int64_t used = maxsplit >= 0 && maxsplit < found ? maxsplit : found;
+  const int64_t *at = right ? pos + (found - used) : pos;
+  *rc = nrt_str_list_new(used + 1, out, err);
+  if (*rc != NRT_OK)
+    return true;
+  nrt_str *items = (*out)->items;
+  for (int64_t k = 0; k <= used; k++) {
+    int64_t b = k == 0 ? 0 : at[k - 1] + 1, e = k == used ? len : at[k];
+    *rc = piece_of(s, b, e - b, &items[k], err);
+    if (*rc != NRT_OK) { /* release the pieces made, then the (empty) list */
+      for (int64_t j = 0; j < k; j++)
+        nrt_str_release(&items[j]);
+      nrt_str_list_release(*out);
+      *out = NULL;
+      return true;
+    }
+  }
+  (*out)->len = used + 1;
+  return true;
+}
+
 static int check_sep(const nrt_str *sep, nrt_str_list **out, struct nrt_error *err) {
   *out = NULL;
   if (sep && sep->len == 0)
@@ -396,6 +508,9 @@ int nrt_str_split(const nrt_str *s, const nrt_str *sep, int64_t maxsplit, nrt_st
     return rc;
   if (!sep && s->len <= NRT_SHORT_MAX && split_ws_short(s, maxsplit, false, out, err, &rc))
     return rc;
+  if (sep && sep->len == 1 && split_byte(s, (unsigned char)sep->data[0], maxsplit, false, out,
+                                         err, &rc))
+    return rc;
   return build_list(SPLIT, s, sep ? sep->data : NULL, sep ? sep->len : 0, maxsplit, false, out,
                     err);
 }
@@ -406,6 +521,9 @@ int nrt_str_rsplit(const nrt_str *s, const nrt_str *sep, int64_t maxsplit, nrt_s
   if (rc != NRT_OK)
     return rc;
   if (!sep && s->len <= NRT_SHORT_MAX && split_ws_short(s, maxsplit, true, out, err, &rc))
+    return rc;
+  if (sep && sep->len == 1 && split_byte(s, (unsigned char)sep->data[0], maxsplit, true, out,
+                                         err, &rc))
     return rc;
   return build_list(RSPLIT, s, sep ? sep->data : NULL, sep ? sep->len : 0, maxsplit, false,
                     out, err);
@@ -436,9 +554,9 @@ static int triple(const nrt_str *s, const nrt_str *sep, int64_t at, nrt_str_list
     nrt_str_list_append(*out, tail, NULL);
     return NRT_OK;
   }
-  rc = nrt_str_result_sub(s, s->data, at, &head, err);
+  rc = piece_of(s, 0, at, &head, err);
   if (rc == NRT_OK) {
-    rc = nrt_str_result_sub(s, s->data + at + sep->len, s->len - at - sep->len, &tail, err);
+    rc = piece_of(s, at + sep->len, s->len - at - sep->len, &tail, err);
     if (rc != NRT_OK)
       nrt_str_release(&head);
   }
@@ -586,8 +704,8 @@ int nrt_str_partition_item(const nrt_str *s, const nrt_str *sep, bool reverse, i
     return NRT_OK;
   }
   int64_t at = p - s->data;
-  return item == 0 ? nrt_str_result_sub(s, s->data, at, out, err)
-                   : nrt_str_result_sub(s, p + sep->len, s->len - at - sep->len, out, err);
+  return item == 0 ? piece_of(s, 0, at, out, err)
+                   : piece_of(s, at + sep->len, s->len - at - sep->len, out, err);
 }
 
 int nrt_str_join_array(const nrt_str *sep, const nrt_str *items, int64_t n, nrt_str *out,

@@ -72,14 +72,31 @@ static void rt_do(cg *c, const char *fn, const char *sig, LLVMValueRef *args, in
   cg_check(c, cg_call(c, fn, sig, all, n + 1));
 }
 
+/* Whether e makes a new list that nothing else refers to (s.split(), a list display or
+ * comprehension): sorted() of it may sort it in place instead of a copy. */
+static bool makes_fresh_list(const udf_expr *e) {
+  if (e->kind == UDF_E_LIST || e->kind == UDF_E_LISTCOMP)
+    return true;
+  if (e->kind != UDF_E_CALL || e->u.call.ckind != UDF_CALL_METHOD)
+    return false;
+  udf_method m = e->u.call.method;
+  return m == UDF_M_SPLIT || m == UDF_M_RSPLIT || m == UDF_M_SPLITLINES;
+}
+
 /* The item list of a keyed call: a new list for sorted() (the characters of a str, a copy of
- * a list or tuple), the list itself for the others (owned for the call). */
+ * a list or tuple, or a fresh list itself), the list itself for the others (owned for the
+ * call). */
 static cg_val keyed_items(cg *c, const udf_expr *e) {
   if (e->u.call.cargs[0]->type == UDF_TY_RANGE)
     return cg_range_list(c, e->u.call.cargs[0]);
   cg_val src = cg_expr(c, e->u.call.cargs[0]);
   if (e->u.call.builtin != UDF_BI_SORTED)
     return cg_owned(c, src);
+  if (src.temp && makes_fresh_list(e->u.call.cargs[0]) &&
+      udf_type_base(src.type) != UDF_TY_STR) {
+    src.type = e->type; /* the same representation: a list of str or of numbers */
+    return src;
+  }
   cg_val l;
   if (udf_type_base(src.type) == UDF_TY_STR) {
     LLVMValueRef arg = cg_spill(c, src.v);
@@ -164,6 +181,17 @@ static cg_val compute_keys(cg *c, const udf_expr *key, const udf_var *var, cg_va
   return keys;
 }
 
+/* key=len (or lambda w: len(w)) of the item variable: sorting a list of str by it needs no
+ * key array (nrt_udf_rt_mlist_sort_len computes the lengths). */
+static bool key_is_len(const udf_expr *key, const udf_expr *item) {
+  if (!key || !item || key->kind != UDF_E_CALL || key->u.call.ckind != UDF_CALL_BUILTIN ||
+      key->u.call.builtin != UDF_BI_LEN || key->u.call.ncargs != 1)
+    return false;
+  const udf_expr *x = key->u.call.cargs[0];
+  return x->kind == UDF_E_NAME && x->u.name.var == item->u.name.var &&
+         udf_type_base(x->type) == UDF_TY_STR;
+}
+
 static cg_val keyed(cg *c, const udf_expr *e) {
   udf_expr *const *a = e->u.call.cargs;
   udf_builtin b = e->u.call.builtin;
@@ -173,12 +201,19 @@ static cg_val keyed(cg *c, const udf_expr *e) {
   if (a[2])
     third = cg_expr(c, a[2]);
   cg_val keys = {cg_null(c), UDF_TY_LIST_STR, false};
-  if (a[1])
+  bool numbers = is_nlist(list.type), by_items = numbers && !a[1];
+  bool sort_len = (b == UDF_BI_LIST_SORT || b == UDF_BI_SORTED) && !numbers &&
+                  key_is_len(a[1], a[3]);
+  if (a[1] && !sort_len)
     keys = compute_keys(c, a[1], a[3]->u.name.var, list);
   cg_val r;
-  bool numbers = is_nlist(list.type), by_items = numbers && !a[1];
   LLVMValueRef kind = cg_i32(c, numbers ? cg_nlist_kind(list.type) : 0);
-  if (b == UDF_BI_LIST_SORT || b == UDF_BI_SORTED) {
+  if (sort_len) {
+    LLVMValueRef rev = a[2] ? LLVMBuildZExt(c->b, third.v, c->i32, "") : cg_i32(c, 0);
+    LLVMValueRef args[2] = {list.v, rev};
+    rt_do(c, "nrt_udf_rt_mlist_sort_len", "i:ppi", args, 2);
+    r = none_value(c);
+  } else if (b == UDF_BI_LIST_SORT || b == UDF_BI_SORTED) {
     LLVMValueRef rev = a[2] ? LLVMBuildZExt(c->b, third.v, c->i32, "") : cg_i32(c, 0);
     LLVMValueRef args[3] = {list.v, by_items ? kind : keys.v, rev};
     if (by_items)

@@ -5,11 +5,12 @@
  * the branch taken, a literal is copied, a case mapping (upper, lower, casefold, capitalize,
  * title, swapcase) runs its kernel into the row, an f-string writes its pieces (numbers and
  * padded strings formatted in place), replace() and sep.join(s.split(old)) write the
- * replaced text, and str(s) of a str writes s. Any other expression is evaluated as usual
- * and its bytes copied. So `s.upper() + 'abc'` makes no string at all, where the value form
- * makes two. Each write checks the room inline and calls the runtime only to grow it.
- * Python's evaluation order is kept (left operand before right); an error midway leaves a
- * partly written row, which apply drops.
+ * replaced text, sep.join(xs) of a list of str writes the items and separators, and str(s)
+ * of a str writes s. Any other expression is evaluated as usual and its bytes copied. So
+ * `s.upper() + 'abc'` makes no string at all, where the value form makes two. Each write
+ * checks the room inline and calls the runtime only to grow it. Python's evaluation order
+ * is kept (left operand before right); an error midway leaves a partly written row, which
+ * apply drops.
  * A None result (a None branch, a nullable value that is None) ends the row as null:
  * status NRT_EXEC_ROW_NULL, after releasing the live temporaries. */
 #include <string.h>
@@ -229,6 +230,29 @@ static bool write_replace(cg *c, const udf_expr *e) {
   return true;
 }
 
+/* sep.join(xs) of a list or tuple of str, written in place (the separator evaluated first,
+ * as Python does). Returns false for other calls. */
+static bool write_join(cg *c, const udf_expr *e) {
+  if (e->kind != UDF_E_CALL || e->u.call.ckind != UDF_CALL_METHOD ||
+      e->u.call.method != UDF_M_JOIN || e->u.call.ncargs != 1)
+    return false;
+  const udf_expr *x = e->u.call.cargs[0];
+  if (x->type != UDF_TY_LIST_STR && x->type != UDF_TY_TUPLE_STR)
+    return false;
+  if (x->kind == UDF_E_CALL && x->u.call.ckind == UDF_CALL_METHOD &&
+      x->u.call.method == UDF_M_SPLIT &&
+      (x->u.call.ncargs == 0 || !x->u.call.cargs[0] || x->u.call.cargs[0]->kind == UDF_E_NONE) &&
+      (x->u.call.ncargs < 2 || !x->u.call.cargs[1]))
+    return false; /* sep.join(s.split()): the words joined without a list (codegen_call.c) */
+  cg_val sep = cg_expr(c, e->u.call.receiver);
+  cg_val xs = cg_expr(c, e->u.call.cargs[0]);
+  LLVMValueRef args[4] = {c->err, c->writer, cg_spill(c, sep.v), xs.v};
+  cg_check(c, cg_call(c, "nrt_udf_rt_write_join", "i:ppsp", args, 4));
+  cg_release(c, xs);
+  cg_release(c, sep);
+  return true;
+}
+
 void cg_write(cg *c, const udf_expr *e) {
   if (c->failed)
     return;
@@ -252,7 +276,7 @@ void cg_write(cg *c, const udf_expr *e) {
     cg_release(c, s);
     return;
   }
-  if (write_replace(c, e) || cg_write_format_builtin(c, e))
+  if (write_replace(c, e) || write_join(c, e) || cg_write_format_builtin(c, e))
     return;
   switch (e->kind) {
   case UDF_E_NONE:

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "nrt/column.h"
 #include "nrt/core.h"
@@ -140,6 +141,8 @@ void nrt_udf_rt_keys_chain(nrt_meminfo *keys, nrt_meminfo *next);
 /* Sorts list in place by keys (NULL: by its items); ValueError "list modified during sort". */
 int32_t nrt_udf_rt_mlist_sort(struct nrt_error *err, nrt_meminfo *list, nrt_meminfo *keys,
                               int32_t reverse);
+/* xs.sort(key=len, reverse=...) of a list of str (runtime_sortkeys.c). */
+int32_t nrt_udf_rt_mlist_sort_len(struct nrt_error *err, nrt_meminfo *list, int32_t reverse);
 /* min/max by keys (NULL: by the items): a new reference to the item, or to *dflt when empty
  * (NULL: ValueError "max() arg is an empty sequence"). */
 int32_t nrt_udf_rt_mlist_pick(struct nrt_error *err, nrt_meminfo *list, nrt_meminfo *keys,
@@ -212,6 +215,33 @@ int32_t nrt_udf_rt_write_int_spec(struct nrt_error *err, nrt_col_row_writer *w, 
                                   const nrt_format_spec *f);
 int32_t nrt_udf_rt_write_float_spec(struct nrt_error *err, nrt_col_row_writer *w, double v,
                                     const nrt_format_spec *f);
+/* Copies n bytes (what the write form copies per list item): a short piece, the usual word or
+ * field, by overlapping word moves instead of a library call. */
+static inline void nrt_udf_copy_bytes(char *o, const char *s, int64_t n) {
+  uint64_t a, b;
+  if (n > 16) {
+    memcpy(o, s, (size_t)n);
+  } else if (n >= 8) {
+    memcpy(&a, s, 8);
+    memcpy(&b, s + n - 8, 8);
+    memcpy(o, &a, 8);
+    memcpy(o + n - 8, &b, 8);
+  } else if (n >= 4) {
+    uint32_t x, y;
+    memcpy(&x, s, 4);
+    memcpy(&y, s + n - 4, 4);
+    memcpy(o, &x, 4);
+    memcpy(o + n - 4, &y, 4);
+  } else if (n > 0) {
+    o[0] = s[0];
+    o[n / 2] = s[n / 2];
+    o[n - 1] = s[n - 1];
+  }
+}
+
+/* sep.join(list of str) written into the row (runtime_join.c). */
+int32_t nrt_udf_rt_write_join(struct nrt_error *err, nrt_col_row_writer *w, const nrt_str *sep,
+                              nrt_meminfo *list);
 /* s.replace(old, new, count) written into the row; with split_join, new.join(s.split(old))
  * (the same string; an empty old is split's ValueError "empty separator"). */
 int32_t nrt_udf_rt_write_replace(struct nrt_error *err, nrt_col_row_writer *w,

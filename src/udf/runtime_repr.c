@@ -26,14 +26,51 @@ static void put(sink *o, const char *s, int64_t len) {
 
 static void put_list(sink *o, const nrt_meminfo *mi, udf_type item, bool tuple);
 
-/* True when repr(s) is s in single quotes: printable ASCII without ' or \ (the usual item). */
+#define ONES 0x0101010101010101ULL
+#define HIGH 0x8080808080808080ULL
+
+static uint64_t load64(const char *p) {
+  uint64_t w;
+  memcpy(&w, p, 8);
+  return w;
+}
+
+static uint64_t load32(const char *p) {
+  uint32_t w;
+  memcpy(&w, p, 4);
+  return w;
+}
+
+/* 0x80 in each byte of w that repr() does not copy as it is: below 0x20, 0x7f and above
+ * (escapes, non-ASCII), ' and \. Exact for every byte (the additions work on the low 7 bits
+ * and cannot carry between bytes). */
+static uint64_t repr_special(uint64_t w) {
+  uint64_t x = w & ~HIGH;
+  uint64_t quote = w ^ (ONES * '\''), bslash = w ^ (ONES * '\\');
+  uint64_t zero_q = ~(((quote & ~HIGH) + ~HIGH) | quote) & HIGH;
+  uint64_t zero_b = ~(((bslash & ~HIGH) + ~HIGH) | bslash) & HIGH;
+  return (~(x + ONES * 0x60) & HIGH) | ((x + ONES) & HIGH) | (w & HIGH) | zero_q | zero_b;
+}
+
+/* True when repr(s) is s in single quotes: printable ASCII without ' or \ (the usual item).
+ * Eight bytes at a time; the last word, and a string under 8 bytes, read by overlapping loads
+ * (a byte read twice is checked twice), never past s[len). */
 static bool plain_ascii(const char *s, int64_t len) {
-  for (int64_t i = 0; i < len; i++) {
-    unsigned char c = (unsigned char)s[i];
-    if (c < 0x20 || c >= 0x7f || c == '\'' || c == '\\')
-      return false;
+  if (len >= 8) {
+    for (int64_t i = 0; i + 8 <= len; i += 8)
+      if (repr_special(load64(s + i)))
+        return false;
+    return repr_special(load64(s + len - 8)) == 0;
   }
-  return true;
+  uint64_t w;
+  if (len >= 4)
+    w = load32(s) | (load32(s + len - 4) << 32);
+  else if (len > 0)
+    w = (unsigned char)s[0] | ((uint64_t)(unsigned char)s[len / 2] << 8) |
+        ((uint64_t)(unsigned char)s[len - 1] << 16) | (ONES * 'a' << 24);
+  else
+    return true;
+  return repr_special(w) == 0;
 }
 
 /* One item of kind k held in its nrt_str slot (runtime_dict.h: numbers in len). */
@@ -129,8 +166,49 @@ static int64_t ascii_escape(const char *s, int64_t len, char *out) {
   return n;
 }
 
+/* repr() of a list or tuple of str written into the row in one pass: room for the bound (4
+ * bytes per byte of text, quotes and separators), then each item copied in quotes when it is
+ * plain, else escaped by nrt_str_repr_into. */
+static int32_t write_str_list(struct nrt_error *err, nrt_col_row_writer *w,
+                              const nrt_str_list *l, bool tuple) {
+  int64_t n = l->len, text = 0;
+  for (int64_t i = 0; i < n; i++)
+    text += l->items[i].len;
+  if (text > INT64_MAX / 8 || n > INT64_MAX / 8)
+    return nrt_error_set(err, NRT_EOVERFLOW, "repr() result is too long");
+  char *o = nrt_col_row_room(w, (size_t)(4 * text + 4 * n + 3), err);
+  if (!o)
+    return nrt_udf_room_failed(err);
+  *o++ = tuple ? '(' : '[';
+  for (int64_t i = 0; i < n; i++) {
+    const nrt_str *v = &l->items[i];
+    if (i) {
+      o[0] = ',';
+      o[1] = ' ';
+      o += 2;
+    }
+    if (plain_ascii(v->data, v->len)) {
+      *o++ = '\'';
+      nrt_udf_copy_bytes(o, v->data, v->len);
+      o += v->len;
+      *o++ = '\'';
+    } else {
+      o += nrt_str_repr_into(v->data, v->len, o);
+    }
+  }
+  if (tuple && n == 1)
+    *o++ = ',';
+  *o++ = tuple ? ')' : ']';
+  w->pos = o;
+  return NRT_OK;
+}
+
 int32_t nrt_udf_rt_write_repr_value(struct nrt_error *err, nrt_col_row_writer *w, const void *x,
                                     int32_t type) {
+  udf_type base = udf_type_base((udf_type)type);
+  if (base == UDF_TY_LIST_STR || base == UDF_TY_TUPLE_STR)
+    return write_str_list(err, w, (const nrt_str_list *)((const nrt_meminfo *)x)->data,
+                          base == UDF_TY_TUPLE_STR);
   sink o = {NULL, 0, true}; /* room for the bound, then one pass writing */
   put_value(&o, x, (udf_type)type);
   char *room = nrt_col_row_room(w, (size_t)o.n, err);

@@ -132,6 +132,17 @@ static void merge_sort(const order *o, int64_t *idx, int64_t *tmp, int64_t n) {
   }
 }
 
+/* Stable insertion sort of idx[0..n): fewer comparisons and no copying passes for the few
+ * items of a row's short lists. */
+static void insertion_sort(const order *o, int64_t *idx, int64_t n) {
+  for (int64_t i = 1; i < n; i++) {
+    int64_t x = idx[i], j = i;
+    for (; j > 0 && before(o, x, idx[j - 1]); j--)
+      idx[j] = idx[j - 1];
+    idx[j] = x;
+  }
+}
+
 /* xs.sort(key=..., reverse=...) in place; keys_mi NULL: by the items. The keys were computed
  * for the items the list had: a list changed meanwhile is CPython's ValueError. */
 int32_t nrt_udf_rt_mlist_sort(struct nrt_error *err, nrt_meminfo *list, nrt_meminfo *keys_mi,
@@ -155,12 +166,78 @@ int32_t nrt_udf_rt_mlist_sort(struct nrt_error *err, nrt_meminfo *list, nrt_memi
   for (int64_t i = 0; i < n; i++)
     idx[i] = i;
   order o = {k, l->items, reverse != 0};
-  merge_sort(&o, idx, tmp, n);
+  if (n <= SMALL)
+    insertion_sort(&o, idx, n);
+  else
+    merge_sort(&o, idx, tmp, n);
   for (int64_t i = 0; i < n; i++)
     moved[i] = l->items[idx[i]];
   memcpy(l->items, moved, (size_t)n * sizeof(nrt_str));
   if (idx != small)
     nrt_free(idx, bytes);
+  return NRT_OK;
+}
+
+/* len() of a str: an item of up to 16 bytes without a byte >= 0x80 (the usual word) is its
+ * byte count, seen from overlapping loads of its bytes; anything else is counted. */
+static int64_t item_len(const char *s, int64_t n) {
+  uint64_t a, b;
+  if (n >= 8 && n <= 16) {
+    memcpy(&a, s, 8);
+    memcpy(&b, s + n - 8, 8);
+  } else if (n >= 4 && n < 8) {
+    uint32_t x, y;
+    memcpy(&x, s, 4);
+    memcpy(&y, s + n - 4, 4);
+    a = x;
+    b = y;
+  } else if (n > 0 && n < 4) {
+    a = (unsigned char)s[0] | (unsigned char)s[n / 2];
+    b = (unsigned char)s[n - 1];
+  } else {
+    return n == 0 ? 0 : nrt_str_len(s, n);
+  }
+  return ((a | b) & 0x8080808080808080ULL) ? nrt_str_len(s, n) : n;
+}
+
+/* xs.sort(key=len, reverse=...) of a list of str in place: the lengths computed here, once
+ * per item (len cannot fail or change the list), no key array for the compiled code to fill;
+ * a short list is sorted by a stable insertion sort moving items and keys together. */
+int32_t nrt_udf_rt_mlist_sort_len(struct nrt_error *err, nrt_meminfo *list, int32_t reverse) {
+  nrt_str_list *l = (nrt_str_list *)list->data;
+  int64_t n = l->len;
+  if (n < 2)
+    return NRT_OK;
+  enum { SMALL = 16 };
+  if (n > SMALL) { /* the general sort over a key array of the lengths */
+    keys k = {n, n, NRT_UDF_KEY_INT, NULL, NULL};
+    k.items = nrt_allocate((size_t)n * sizeof(key_item), err);
+    if (!k.items)
+      return NRT_ENOMEM;
+    for (int64_t i = 0; i < n; i++)
+      k.items[i].i = nrt_str_len(l->items[i].data, l->items[i].len);
+    nrt_meminfo fake; /* mlist_sort reads the keys through a MemInfo's data */
+    memset(&fake, 0, sizeof fake);
+    fake.data = &k;
+    int32_t rc = nrt_udf_rt_mlist_sort(err, list, &fake, reverse);
+    nrt_free(k.items, (size_t)n * sizeof(key_item));
+    return rc;
+  }
+  int64_t key[SMALL];
+  nrt_str *it = l->items;
+  for (int64_t i = 0; i < n; i++)
+    key[i] = item_len(it[i].data, it[i].len);
+  for (int64_t i = 1; i < n; i++) {
+    int64_t kx = key[i], j = i;
+    nrt_str x = it[i];
+    /* Only a strictly smaller (reverse: larger) key moves before: ties keep their order. */
+    for (; j > 0 && (reverse ? key[j - 1] < kx : kx < key[j - 1]); j--) {
+      key[j] = key[j - 1];
+      it[j] = it[j - 1];
+    }
+    key[j] = kx;
+    it[j] = x;
+  }
   return NRT_OK;
 }
 

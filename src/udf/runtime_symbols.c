@@ -48,6 +48,7 @@ static const struct nrt_udf_symbol common[] = {
     SYM(nrt_udf_rt_mlist_delitem), SYM(nrt_udf_rt_mlist_copy), SYM(nrt_udf_rt_keys_new),
     SYM(nrt_udf_rt_keys_add_int), SYM(nrt_udf_rt_keys_add_float), SYM(nrt_udf_rt_keys_add_str),
     SYM(nrt_udf_rt_mlist_sort), SYM(nrt_udf_rt_mlist_pick), SYM(nrt_udf_rt_mlist_imul),
+    SYM(nrt_udf_rt_mlist_sort_len), SYM(nrt_udf_rt_write_join),
     SYM(nrt_udf_rt_keys_chain),
     SYM(nrt_udf_rt_nlist_count), SYM(nrt_udf_rt_nlist_index), SYM(nrt_udf_rt_nlist_remove),
     SYM(nrt_udf_rt_nlist_sum), SYM(nrt_udf_rt_nlist_range), SYM(nrt_udf_rt_nlist_eq),

@@ -570,8 +570,15 @@ static void test_allocation_counts(void) {
   nrt_str_list *l;
   n0 = allocs();
   CHECK_EQ_INT(nrt_str_split(&s, NULL, -1, &l, NULL), NRT_OK);
-  CHECK_EQ_INT(allocs() - n0, 3); /* the list (items inline) and two strings */
+  CHECK_EQ_INT(allocs() - n0, 1); /* the list (items inline); the pieces view s's bytes */
   nrt_str_list_release(l);
+  nrt_str m;
+  CHECK_EQ_INT(nrt_str_new(s.data, s.len, &m, NULL), NRT_OK);
+  n0 = allocs();
+  CHECK_EQ_INT(nrt_str_split(&m, NULL, -1, &l, NULL), NRT_OK);
+  CHECK_EQ_INT(allocs() - n0, 3); /* of a managed string: the list and two copies */
+  nrt_str_list_release(l);
+  nrt_str_release(&m);
 }
 
 int main(void) {
