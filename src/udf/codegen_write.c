@@ -130,7 +130,7 @@ static LLVMValueRef embed(cg *c, const void *bytes, size_t n) {
 
 /* An f-string field: numbers and padded strings are formatted straight into the row; the
  * conversions (!r !a !s) and bools go through their text. */
-static void write_field(cg *c, const udf_fpart *p) {
+static void write_field(cg *c, const udf_fpart *p, cg_len_memo *memo) {
   if (p->conversion == 0 && p->spec.len == 0 && cg_write_format_builtin(c, p->expr))
     return; /* repr(xs), s.translate(t): written in place */
   udf_type t = udf_type_base(p->expr->type);
@@ -140,7 +140,7 @@ static void write_field(cg *c, const udf_fpart *p) {
     write_value(c, cg_format_field(c, p));
     return;
   }
-  cg_val v = cg_expr(c, p->expr);
+  cg_val v = cg_len_memo_expr(c, memo, p->expr);
   if (t == UDF_TY_STR && p->spec.len == 0) {
     write_value(c, v);
     return;
@@ -152,9 +152,16 @@ static void write_field(cg *c, const udf_fpart *p) {
     struct nrt_udf_str_spec f;
     memset(&f, 0, sizeof f); /* its padding too: the bytes are embedded */
     if (nrt_udf_parse_str_spec(text, p->spec.len, &f, NULL) == NRT_OK) {
-      LLVMValueRef args[5] = {c->err, c->writer, cg_str_data(c, v.v), cg_str_len(c, v.v),
-                              embed(c, &f, sizeof f)};
-      cg_check(c, cg_call(c, "nrt_udf_rt_write_str_spec", "i:ppplp", args, 5));
+      LLVMValueRef args[6] = {c->err, c->writer, cg_str_data(c, v.v), cg_str_len(c, v.v),
+                              embed(c, &f, sizeof f), NULL};
+      if (cg_len_memo_wanted(memo)) { /* the call also gives the count, for a later len() */
+        args[5] = args[4];
+        args[4] = cg_alloca(c, c->i64, "chars");
+        cg_check(c, cg_call(c, "nrt_udf_rt_write_str_spec_n", "i:ppplLp", args, 6));
+        cg_len_memo_record(memo, LLVMBuildLoad2(c->b, c->i64, args[4], "chars"));
+      } else {
+        cg_check(c, cg_call(c, "nrt_udf_rt_write_str_spec", "i:ppplp", args, 5));
+      }
       cg_release(c, v);
       return;
     }
@@ -258,15 +265,18 @@ void cg_write(cg *c, const udf_expr *e) {
   case UDF_E_NONE:
     leave_null(c);
     return;
-  case UDF_E_FSTRING:
+  case UDF_E_FSTRING: {
+    cg_len_memo memo = {.fstring = e, .n = 0};
     for (int i = 0; i < e->u.fstring.nparts && !c->failed; i++) {
       const udf_fpart *p = &e->u.fstring.parts[i];
+      memo.at = i;
       if (p->is_field)
-        write_field(c, p);
+        write_field(c, p, &memo);
       else
         write_literal(c, &p->text);
     }
     return;
+  }
   case UDF_E_STR:
     write_literal(c, &e->u.str);
     return;
