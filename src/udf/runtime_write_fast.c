@@ -1,10 +1,11 @@
 /* Fast paths of the write form's padded f-string fields (runtime.h): a string of up to
- * NRT_SHORT_MAX bytes, or an int64 in decimal, padded with a one-byte fill to a width of at
- * most FAST_WIDTH. Used only when the row already has FAST_ROOM bytes of room, so the
- * padding and the bytes are written with fixed-size stores that may run past the field's end
- * (the later fill, the next field or the next row overwrites them): no memset or memcpy call,
- * no branch on the string's length. The general paths (runtime_format.c, runtime_write.c)
- * write the same bytes; tests/udf/test_udf_fmtfast.c compares them. */
+ * NRT_SHORT_MAX bytes, or an int below 10^8 in magnitude in decimal, padded with a one-byte
+ * fill to a width of at most FAST_WIDTH. Used only when the row already has FAST_ROOM bytes
+ * of room, so the padding and the bytes are written with fixed-size stores that may run past
+ * the field's end (the later fill, the next field or the next row overwrites them): no
+ * memset or memcpy call, no branch on the string's length, no read of what was just written.
+ * The general paths (runtime_format.c, runtime_write.c) write the same bytes;
+ * tests/udf/test_udf_fmtfast.c compares them. */
 #include <string.h>
 
 #include "nrt/str.h"
@@ -12,13 +13,19 @@
 #include "udf/runtime.h"
 
 #define FAST_WIDTH 64
-/* the most a fast write touches: 64 bytes of fill on each side of a field of up to 32 bytes */
-#define FAST_ROOM (2 * FAST_WIDTH + NRT_SHORT_MAX + 32)
+/* more than a fast write touches: up to 80 bytes of fill on each side of a field of up to
+ * 32 bytes */
+#define FAST_ROOM (2 * FAST_WIDTH + NRT_SHORT_MAX + 48)
 
-/* 64 bytes of the fill byte at p (four 16-byte stores once compiled). */
-static inline void fill64(char *p, uint64_t pattern) {
-  for (int k = 0; k < 8; k++)
-    memcpy(p + 8 * k, &pattern, 8);
+/* n (0..FAST_WIDTH) bytes of the fill byte at p, in 16-byte steps (the last may write up to
+ * 16 bytes past n): one step for the usual pads, so the loop is predicted. */
+static inline void fill(char *p, uint64_t pattern, int64_t n) {
+  int64_t k = 0;
+  do {
+    memcpy(p + k, &pattern, 8);
+    memcpy(p + k + 8, &pattern, 8);
+    k += 16;
+  } while (k < n);
 }
 
 static inline bool has_room(const nrt_col_row_writer *w) {
@@ -49,53 +56,66 @@ bool nrt_udf_write_str_fast(nrt_col_row_writer *w, const char *s, int64_t len, i
   uint64_t pattern = NRT_SHORT_ONES * (unsigned char)f->fill[0];
   int64_t t = len >> 3; /* the word the tail belongs to (4: none) */
   char *p = w->pos;
-  fill64(p, pattern);
+  fill(p, pattern, left);
   for (int k = 0; k < 4; k++) {
     uint64_t word = c.w[k] | (c.tail & nrt_short_mask(k == t));
     memcpy(p + left + 8 * k, &word, 8);
   }
-  fill64(p + left + len, pattern);
+  fill(p + left + len, pattern, pad - left);
   w->pos = p + len + pad;
   return true;
 }
 
-static const char digit_pairs[201] = "00010203040506070809101112131415161718192021222324"
-                                     "25262728293031323334353637383940414243444546474849"
-                                     "50515253545556575859606162636465666768697071727374"
-                                     "75767778798081828384858687888990919293949596979899";
+/* The decimal digits of m < 10^8 as ASCII in a little-endian word, the most significant
+ * first, and their count: computed in registers (digits stored to memory and read back as a
+ * word would stall on store forwarding). Four-digit halves in 32-bit lanes, split into
+ * hundreds and tens by multiply-shift divisions that are exact in these ranges. */
+static const char digit_pairs[200] = {
+#define P(d) '0' + (d) / 10, '0' + (d) % 10
+#define P10(t) P(t##0), P(t##1), P(t##2), P(t##3), P(t##4), P(t##5), P(t##6), P(t##7), P(t##8), P(t##9)
+    P(0), P(1), P(2), P(3), P(4), P(5), P(6), P(7), P(8), P(9),
+    P10(1), P10(2), P10(3), P10(4), P10(5), P10(6), P10(7), P10(8), P10(9)
+#undef P10
+#undef P
+};
+
+static inline uint64_t digits8(uint64_t m, int64_t *count) {
+  if (m < 100) { /* a length, a count: two digits from a table */
+    uint16_t two;
+    memcpy(&two, digit_pairs + 2 * m, 2);
+    *count = 1 + (m >= 10);
+    return m >= 10 ? two : two >> 8;
+  }
+  uint64_t x = m / 10000 | (m % 10000) << 32;
+  uint64_t q = ((x * 5243) >> 19) & 0x0000007F0000007Fu; /* x / 100 for x < 10^4 */
+  x = q | (x - 100 * q) << 16;
+  q = ((x * 103) >> 10) & 0x000F000F000F000Fu; /* x / 10 for x < 100 */
+  x = q | (x - 10 * q) << 8;
+  int zeros = x ? __builtin_ctzll(x) >> 3 : 7; /* leading zero digits (0 keeps one) */
+  *count = 8 - zeros;
+  return (x >> (8 * zeros)) | (0x3030303030303030u >> (8 * zeros));
+}
 
 bool nrt_udf_write_int_fast(nrt_col_row_writer *w, int64_t v, const nrt_format_spec *f) {
   /* the decimal specs without sign option, grouping or '#' ('04d', '>6', '<3d') */
-  if ((f->type != 0 && f->type != 'd') || f->empty || f->thousands || f->alternate ||
-      (f->sign && f->sign != '-') || f->fill >= 0x80 || f->width > FAST_WIDTH || !has_room(w))
-    return false;
-  char buf[48] = {0}; /* the digits end at buf + 24; 24 bytes are copied from their start */
-  char *end = buf + 24, *d = end;
   uint64_t m = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-  while (m >= 100) {
-    d -= 2;
-    memcpy(d, digit_pairs + 2 * (m % 100), 2);
-    m /= 100;
-  }
-  if (m >= 10) {
-    d -= 2;
-    memcpy(d, digit_pairs + 2 * m, 2);
-  } else {
-    *--d = (char)('0' + m);
-  }
-  char *p = w->pos;
-  int64_t digits = end - d, pad = f->width > digits + (v < 0) ? f->width - digits - (v < 0) : 0;
-  if (v < 0) {
-    if (f->align == '=') /* the sign before the padding */
-      *p++ = '-';
-    else
-      *--d = '-';
-  }
-  int64_t n = end - d, left = left_pad(f->align, pad);
+  if ((f->type != 0 && f->type != 'd') || f->empty || f->thousands || f->alternate ||
+      (f->sign && f->sign != '-') || f->fill >= 0x80 || f->width > FAST_WIDTH ||
+      m >= 100000000 || !has_room(w))
+    return false;
+  int64_t digits;
+  uint64_t word = digits8(m, &digits);
+  bool neg = v < 0;
+  int64_t n = digits + neg, pad = f->width > n ? f->width - n : 0;
+  int64_t left = left_pad(f->align, pad);
   uint64_t pattern = NRT_SHORT_ONES * (unsigned char)f->fill;
-  fill64(p, pattern);
-  memcpy(p + left, d, 24);
-  fill64(p + left + n, pattern);
+  char *p = w->pos;
+  fill(p, pattern, left + 1);
+  if (neg) /* '=' puts the sign before the padding */
+    p[f->align == '=' ? 0 : left] = '-';
+  char *at = p + left + neg; /* the digits */
+  memcpy(at, &word, 8);
+  fill(at + digits, pattern, pad - left);
   w->pos = p + n + pad;
   return true;
 }

@@ -129,7 +129,8 @@ static void check_int(int64_t v, const char *spec) {
     fprintf(stderr, "int write differs: %lld spec '%s'\n", (long long)v, spec);
   w.pos = big;
   bool eligible = (f.type == 0 || f.type == 'd') && !f.empty && !f.thousands && !f.alternate &&
-                  (!f.sign || f.sign == '-') && f.fill < 0x80 && f.width <= 64;
+                  (!f.sign || f.sign == '-') && f.fill < 0x80 && f.width <= 64 &&
+                  v > -100000000 && v < 100000000;
   if (nrt_udf_write_int_fast(&w, v, &f) != eligible)
     ok = false, show("int fast path eligibility", spec, (int64_t)strlen(spec), spec);
   CHECK(ok);
