@@ -1,21 +1,29 @@
 /* Fast paths of the write form's padded f-string fields (runtime.h): a string of up to
- * NRT_SHORT_MAX bytes, or an int below 10^8 in magnitude in decimal, padded with a one-byte
+ * FAST_STR bytes, or an int below 10^8 in magnitude in decimal, padded with a one-byte
  * fill to a width of at most FAST_WIDTH. Used only when the row already has FAST_ROOM bytes
  * of room, so the padding and the bytes are written with fixed-size stores that may run past
  * the field's end (the later fill, the next field or the next row overwrites them): no
- * memset or memcpy call, no branch on the string's length, no read of what was just written.
+ * memset or memcpy call, no read of what was just written.
  * The general paths (runtime_format.c, runtime_write.c) write the same bytes;
  * tests/udf/test_udf_fmtfast.c compares them. */
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "nrt/str.h"
 #include "str/str_short.h"
 #include "udf/runtime.h"
 
 #define FAST_WIDTH 64
+#if defined(__SSE2__)
+#define FAST_STR 32
+#else
+#define FAST_STR 16 /* two words */
+#endif
 /* more than a fast write touches: up to 80 bytes of fill on each side of a field of up to
  * 32 bytes */
-#define FAST_ROOM (2 * FAST_WIDTH + NRT_SHORT_MAX + 48)
+#define FAST_ROOM (2 * FAST_WIDTH + FAST_STR + 48)
 
 /* n (0..FAST_WIDTH) bytes of the fill byte at p, in 16-byte steps (the last may write up to
  * 16 bytes past n): one step for the usual pads, so the loop is predicted. */
@@ -38,29 +46,81 @@ static inline int64_t left_pad(char align, int64_t pad) {
   return align == '<' ? 0 : align == '^' ? pad / 2 : pad;
 }
 
+/* Continuation bytes (10xxxxxx) among the bytes of w. */
+static inline int64_t word_cont(uint64_t w) {
+  return nrt_short_byte_sum(nrt_short_cont_ones(w));
+}
+
+/* s[0..len) for len <= FAST_STR as the two overlapping loads of its size class (16..32
+ * bytes: two 16-byte vectors; 8..15: two words; below 8: one word made branch-free), and its
+ * code points. A branch per size class costs less than the branch-free cover of str_short.h,
+ * which every length pays in full. */
+struct short_str {
+  int64_t len, chars;
+#if defined(__SSE2__)
+  __m128i a, b;
+#endif
+  uint64_t wa, wb;
+};
+
+static inline void short_load(const char *s, int64_t len, struct short_str *r) {
+  r->len = len;
+#if defined(__SSE2__)
+  if (len >= 16) {
+    r->a = _mm_loadu_si128((const __m128i *)(const void *)s);
+    r->b = _mm_loadu_si128((const __m128i *)(const void *)(s + len - 16));
+    const __m128i limit = _mm_set1_epi8(-64); /* continuation bytes are below, as signed */
+    uint64_t ma = (unsigned)_mm_movemask_epi8(_mm_cmplt_epi8(r->a, limit));
+    uint64_t mb = (unsigned)_mm_movemask_epi8(_mm_cmplt_epi8(r->b, limit));
+    /* b's bytes at offsets 16 and up of s: its last len - 16 */
+    mb = (mb >> (32 - len)) << 16;
+    r->chars = len - nrt_short_popcount(ma | mb);
+    return;
+  }
+#endif
+  if (len >= 8) {
+    memcpy(&r->wa, s, 8);
+    memcpy(&r->wb, s + len - 8, 8);
+    /* b's bytes past a's: its last len - 8 */
+    uint64_t past = len == 8 ? 0 : r->wb >> (8 * (16 - len));
+    r->chars = len - word_cont(r->wa) - word_cont(past);
+    return;
+  }
+  r->wa = nrt_short_small((const unsigned char *)s, len);
+  r->chars = len - word_cont(r->wa);
+}
+
+/* Stores the bytes loaded by short_load at dst (up to 8 bytes past len may be written). */
+static inline void short_store(char *dst, const struct short_str *r) {
+#if defined(__SSE2__)
+  if (r->len >= 16) {
+    _mm_storeu_si128((__m128i *)(void *)dst, r->a);
+    _mm_storeu_si128((__m128i *)(void *)(dst + r->len - 16), r->b);
+    return;
+  }
+#endif
+  if (r->len >= 8) {
+    memcpy(dst, &r->wa, 8);
+    memcpy(dst + r->len - 8, &r->wb, 8);
+    return;
+  }
+  memcpy(dst, &r->wa, 8);
+}
+
 bool nrt_udf_write_str_fast(nrt_col_row_writer *w, const char *s, int64_t len, int64_t *chars,
                             const struct nrt_udf_str_spec *f) {
-  if (len > NRT_SHORT_MAX || f->filllen != 1 || f->prec >= 0 || f->width > FAST_WIDTH ||
+  if (len > FAST_STR || f->filllen != 1 || f->prec >= 0 || f->width > FAST_WIDTH ||
       !has_room(w))
     return false;
-  struct nrt_short_cover c;
-  nrt_short_cover_read(s, len, &c);
-  /* the code points: the bytes that are not continuation bytes (10xxxxxx) */
-  uint64_t cont = nrt_short_cont_ones(c.w[0]) + nrt_short_cont_ones(c.w[1]) +
-                  nrt_short_cont_ones(c.w[2]) + nrt_short_cont_ones(c.w[3]) +
-                  nrt_short_cont_ones(c.tail);
-  int64_t n = len - nrt_short_byte_sum(cont);
+  struct short_str r;
+  short_load(s, len, &r);
   if (chars)
-    *chars = n;
-  int64_t pad = f->width > n ? f->width - n : 0, left = left_pad(f->align, pad);
+    *chars = r.chars;
+  int64_t pad = f->width > r.chars ? f->width - r.chars : 0, left = left_pad(f->align, pad);
   uint64_t pattern = NRT_SHORT_ONES * (unsigned char)f->fill[0];
-  int64_t t = len >> 3; /* the word the tail belongs to (4: none) */
   char *p = w->pos;
   fill(p, pattern, left);
-  for (int k = 0; k < 4; k++) {
-    uint64_t word = c.w[k] | (c.tail & nrt_short_mask(k == t));
-    memcpy(p + left + 8 * k, &word, 8);
-  }
+  short_store(p + left, &r);
   fill(p + left + len, pattern, pad - left);
   w->pos = p + len + pad;
   return true;
