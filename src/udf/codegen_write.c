@@ -128,6 +128,23 @@ static LLVMValueRef embed(cg *c, const void *bytes, size_t n) {
   return LLVMConstBitCast(g, c->ptr);
 }
 
+/* A padded field's fast path called from the code (runtime_write_fast.c: `fast` takes the
+ * arguments but err and says whether it wrote), the general runtime (`slow`, a status,
+ * checked) only where it declines. */
+static void write_fast_or(cg *c, const char *fast, const char *fast_sig, const char *slow,
+                          const char *slow_sig, LLVMValueRef *args, int n) {
+  LLVMValueRef wrote = cg_call(c, fast, fast_sig, args + 1, n - 1);
+  LLVMValueRef hint[2] = {LLVMBuildICmp(c->b, LLVMIntNE, wrote, LLVMConstInt(c->i8, 0, 0), ""),
+                          LLVMConstInt(c->i1, 1, 0)};
+  LLVMTypeRef pt[2] = {c->i1, c->i1};
+  LLVMBasicBlockRef general = cg_block(c, "field.general"), done = cg_block(c, "field.done");
+  LLVMBuildCondBr(c->b, cg_intrinsic(c, "llvm.expect.i1", c->i1, pt, 2, hint, 2), done, general);
+  cg_at(c, general);
+  cg_check(c, cg_call(c, slow, slow_sig, args, n));
+  cg_goto(c, done);
+  cg_at(c, done);
+}
+
 /* An f-string field: numbers and padded strings are formatted straight into the row; the
  * conversions (!r !a !s) and bools go through their text. */
 static void write_field(cg *c, const udf_fpart *p, cg_len_memo *memo) {
@@ -152,16 +169,15 @@ static void write_field(cg *c, const udf_fpart *p, cg_len_memo *memo) {
     struct nrt_udf_str_spec f;
     memset(&f, 0, sizeof f); /* its padding too: the bytes are embedded */
     if (nrt_udf_parse_str_spec(text, p->spec.len, &f, NULL) == NRT_OK) {
+      bool count = cg_len_memo_wanted(memo); /* the call also gives the count, for len() */
+      LLVMValueRef chars = count ? cg_alloca(c, c->i64, "chars")
+                                 : LLVMConstNull(LLVMPointerType(c->i64, 0));
       LLVMValueRef args[6] = {c->err, c->writer, cg_str_data(c, v.v), cg_str_len(c, v.v),
-                              embed(c, &f, sizeof f), NULL};
-      if (cg_len_memo_wanted(memo)) { /* the call also gives the count, for a later len() */
-        args[5] = args[4];
-        args[4] = cg_alloca(c, c->i64, "chars");
-        cg_check(c, cg_call(c, "nrt_udf_rt_write_str_spec_n", "i:ppplLp", args, 6));
-        cg_len_memo_record(memo, LLVMBuildLoad2(c->b, c->i64, args[4], "chars"));
-      } else {
-        cg_check(c, cg_call(c, "nrt_udf_rt_write_str_spec", "i:ppplp", args, 5));
-      }
+                              chars, embed(c, &f, sizeof f)};
+      write_fast_or(c, "nrt_udf_write_str_fast", "b:pplLp", "nrt_udf_rt_write_str_spec_n",
+                    "i:ppplLp", args, 6);
+      if (count)
+        cg_len_memo_record(memo, LLVMBuildLoad2(c->b, c->i64, chars, "chars"));
       cg_release(c, v);
       return;
     }
@@ -172,8 +188,11 @@ static void write_field(cg *c, const udf_fpart *p, cg_len_memo *memo) {
                                                                    : NRT_FORMAT_FLOAT,
                               &f, NULL) == NRT_OK) {
       LLVMValueRef args[4] = {c->err, c->writer, v.v, embed(c, &f, sizeof f)};
-      cg_check(c, t == UDF_TY_INT ? cg_call(c, "nrt_udf_rt_write_int_spec", "i:pplp", args, 4)
-                                  : cg_call(c, "nrt_udf_rt_write_float_spec", "i:ppdp", args, 4));
+      if (t == UDF_TY_INT)
+        write_fast_or(c, "nrt_udf_write_int_fast", "b:plp", "nrt_udf_rt_write_int_spec",
+                      "i:pplp", args, 4);
+      else
+        cg_check(c, cg_call(c, "nrt_udf_rt_write_float_spec", "i:ppdp", args, 4));
       return;
     }
   }

@@ -210,8 +210,9 @@ int32_t nrt_udf_rt_write_str_spec(struct nrt_error *err, nrt_col_row_writer *w,
                                   const struct nrt_udf_str_spec *f);
 int32_t nrt_udf_rt_write_int_spec(struct nrt_error *err, nrt_col_row_writer *w, int64_t v,
                                   const nrt_format_spec *f);
-/* nrt_udf_rt_write_str_spec that also stores the string's code-point count in *chars (not
- * NULL): the compiled code reuses it for a later len() of the same string in the f-string. */
+/* nrt_udf_rt_write_str_spec that also stores the string's code-point count in *chars when
+ * chars is not NULL: the compiled code reuses it for a later len() of the same string in
+ * the f-string. */
 int32_t nrt_udf_rt_write_str_spec_n(struct nrt_error *err, nrt_col_row_writer *w,
                                     const char *data, int64_t len, int64_t *chars,
                                     const struct nrt_udf_str_spec *f);

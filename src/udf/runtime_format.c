@@ -180,6 +180,8 @@ int32_t nrt_udf_rt_write_str_spec_n(struct nrt_error *err, nrt_col_row_writer *w
                                     const struct nrt_udf_str_spec *f) {
   if (nrt_udf_write_str_fast(w, data, len, chars, f))
     return NRT_OK;
+  if (!chars)
+    return write_str_spec(err, w, data, len, -1, f);
   *chars = nrt_str_len(data, len);
   return write_str_spec(err, w, data, len, *chars, f);
 }
