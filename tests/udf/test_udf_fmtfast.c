@@ -149,8 +149,8 @@ static void ints(void) {
       "+05d", " 6",  ",",    "_>9x", "#o",   "é^9",  "0",    "00",    "-",    "<",    "b"};
   int64_t values[200];
   int n = 0;
-  int64_t p = 1;
-  for (int k = 0; k < 19; k++, p *= 10) { /* every digit count, at and around powers of ten */
+  for (int64_t k = 0, p = 1; k < 19; k++, p = k < 19 ? p * 10 : p) {
+    /* every digit count, at and around powers of ten */
     values[n++] = p;
     values[n++] = p - 1;
     values[n++] = -p;
