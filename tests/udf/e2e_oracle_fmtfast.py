@@ -78,6 +78,8 @@ case("""def f(s, n):
     return f'{s:<3}|{len(s)}|' + s
 """, rows=SN, types=("str", "int"), name="two returns, each its own count")
 case("lambda s: f'{s:>12}|{len(s)!r}|{len(s):x}'", rows=ROWS, name="len with a conversion")
+case("lambda s: f'{s:>5.2}|{len(s)}|{s:é^40}|{len(s):03}|{s:.0}{len(s)}'", rows=ROWS,
+     name="the count from the general path (precision, multi-byte fill, wide strings)")
 case("lambda s: f'{s:>3}{s:d}'", rows=ROWS[:2], name="a spec Python rejects: ValueError")
 
 if __name__ == "__main__":
