@@ -221,15 +221,6 @@ int nrt_col_builder_row_end(nrt_col_builder *b, nrt_col_row_writer *w, struct nr
       word[0] = (uint64_t)(uint32_t)len | (a << 32); /* length, then 12 inline bytes */
       word[1] = (a >> 32) | (z << 32);
       w->pos = w->row; /* the region's bytes are reused by the next row */
-    } else if (WORD_VIEWS) { /* ref_view's view made in two words: one built in memory
-                              * and read back as words stalls on store forwarding */
-      uint32_t prefix;
-      memcpy(&prefix, w->row, 4);
-      word[0] = (uint64_t)(uint32_t)len | (uint64_t)prefix << 32;
-      word[1] = (uint64_t)(uint32_t)b->reg_index |
-                (uint64_t)(uint32_t)(int32_t)(w->row - b->cur_base) << 32;
-      b->reg_cur = w->pos;
-      w->row = w->pos;
     } else {
       nrt_col_view v = ref_view(b, w->row, len);
       memcpy(word, &v, sizeof v);
