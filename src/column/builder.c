@@ -80,9 +80,10 @@ static int make_builder(enum nrt_col_type type, int64_t expected_rows, nrt_col_b
   b->type = type;
   b->expected = expected_rows < 16 ? 16 : expected_rows;
   if (type == NRT_COL_UTF8 || type == NRT_COL_LARGE_UTF8 || type == NRT_COL_LIST) {
-    /* The first offset, 0. */
+    /* The first offset, 0; and one to spare, as row_end's fast path wants room for the
+     * next row's offset too (the expected last row would double the buffer for no row). */
     size_t w = colb_value_width(type);
-    if (colb_grow(b, &b->values, w, (size_t)(b->expected + 1) * w, 0)) {
+    if (colb_grow(b, &b->values, w, (size_t)(b->expected + 2) * w, 0)) {
       nrt_error_set(err, b->error.code, "builder: %s", b->error.message);
       int rc = b->status;
       nrt_col_builder_abort(b);

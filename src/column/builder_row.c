@@ -44,8 +44,11 @@ static int prepare(nrt_col_builder *b) {
       return b->status;
     return NRT_OK;
   case NRT_COL_UTF8_VIEW:
+    /* one view to spare: row_end's fast path wants room for the next row's too, so the
+     * expected last row takes it instead of doubling the buffer (a copy) for no row */
     if (b->values.cap - b->values.used < sizeof(nrt_col_view) &&
-        colb_grow(b, &b->values, sizeof(nrt_col_view), (size_t)b->expected * sizeof(nrt_col_view), 0))
+        colb_grow(b, &b->values, sizeof(nrt_col_view),
+                  (size_t)(b->expected + 1) * sizeof(nrt_col_view), 0))
       return b->status;
     if (!b->reg_cur && colb_open_region(b, 0))
       return b->status;

@@ -297,6 +297,23 @@ void cg_write(cg *c, const udf_expr *e);
  * forwarded into the return (codegen_forward.c); false (nothing emitted) when they do not
  * have that shape. */
 bool cg_write_forward(cg *c, const udf_block *blk, int i);
+/* Write form: code-point counts shared within one f-string (codegen_write_len.c), so
+ * f'{s:>12}|{len(s)}' counts s once: the padded field counts it when a later field is
+ * len(s) of the same variable, and that field reuses the count. */
+typedef struct cg_len_memo {
+  const udf_expr *fstring; /* the f-string being written */
+  int at;                  /* the part being written */
+  const udf_var *var[8];   /* counted variables, */
+  LLVMValueRef count[8];   /* their counts, */
+  int until[8];            /* valid for the parts before this one (a walrus rebinds it) */
+  int n;
+} cg_len_memo;
+/* The current part is a str variable whose count a later len() field will reuse. */
+bool cg_len_memo_wanted(const cg_len_memo *m);
+/* Records n as the count of the current part's variable. */
+void cg_len_memo_record(cg_len_memo *m, LLVMValueRef n);
+/* cg_expr(e), with a len() of a counted variable reusing its count. */
+cg_val cg_len_memo_expr(cg *c, cg_len_memo *m, const udf_expr *e);
 
 /* ---- locals bound once outside loops, kept as SSA values (codegen_locals.c): sets c->ssa;
  * false (c failed) without memory */

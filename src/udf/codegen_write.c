@@ -129,9 +129,26 @@ static LLVMValueRef embed(cg *c, const void *bytes, size_t n) {
   return LLVMConstBitCast(g, c->ptr);
 }
 
+/* A padded field's fast path called from the code (runtime_write_fast.c: `fast` takes the
+ * arguments but err and says whether it wrote), the general runtime (`slow`, a status,
+ * checked) only where it declines. */
+static void write_fast_or(cg *c, const char *fast, const char *fast_sig, const char *slow,
+                          const char *slow_sig, LLVMValueRef *args, int n) {
+  LLVMValueRef wrote = cg_call(c, fast, fast_sig, args + 1, n - 1);
+  LLVMValueRef hint[2] = {LLVMBuildICmp(c->b, LLVMIntNE, wrote, LLVMConstInt(c->i8, 0, 0), ""),
+                          LLVMConstInt(c->i1, 1, 0)};
+  LLVMTypeRef pt[2] = {c->i1, c->i1};
+  LLVMBasicBlockRef general = cg_block(c, "field.general"), done = cg_block(c, "field.done");
+  LLVMBuildCondBr(c->b, cg_intrinsic(c, "llvm.expect.i1", c->i1, pt, 2, hint, 2), done, general);
+  cg_at(c, general);
+  cg_check(c, cg_call(c, slow, slow_sig, args, n));
+  cg_goto(c, done);
+  cg_at(c, done);
+}
+
 /* An f-string field: numbers and padded strings are formatted straight into the row; the
  * conversions (!r !a !s) and bools go through their text. */
-static void write_field(cg *c, const udf_fpart *p) {
+static void write_field(cg *c, const udf_fpart *p, cg_len_memo *memo) {
   if (p->conversion == 0 && p->spec.len == 0 && cg_write_format_builtin(c, p->expr))
     return; /* repr(xs), s.translate(t): written in place */
   udf_type t = udf_type_base(p->expr->type);
@@ -141,7 +158,7 @@ static void write_field(cg *c, const udf_fpart *p) {
     write_value(c, cg_format_field(c, p));
     return;
   }
-  cg_val v = cg_expr(c, p->expr);
+  cg_val v = cg_len_memo_expr(c, memo, p->expr);
   if (t == UDF_TY_STR && p->spec.len == 0) {
     write_value(c, v);
     return;
@@ -153,9 +170,15 @@ static void write_field(cg *c, const udf_fpart *p) {
     struct nrt_udf_str_spec f;
     memset(&f, 0, sizeof f); /* its padding too: the bytes are embedded */
     if (nrt_udf_parse_str_spec(text, p->spec.len, &f, NULL) == NRT_OK) {
-      LLVMValueRef args[5] = {c->err, c->writer, cg_str_data(c, v.v), cg_str_len(c, v.v),
-                              embed(c, &f, sizeof f)};
-      cg_check(c, cg_call(c, "nrt_udf_rt_write_str_spec", "i:ppplp", args, 5));
+      bool count = cg_len_memo_wanted(memo); /* the call also gives the count, for len() */
+      LLVMValueRef chars = count ? cg_alloca(c, c->i64, "chars")
+                                 : LLVMConstNull(LLVMPointerType(c->i64, 0));
+      LLVMValueRef args[6] = {c->err, c->writer, cg_str_data(c, v.v), cg_str_len(c, v.v),
+                              chars, embed(c, &f, sizeof f)};
+      write_fast_or(c, "nrt_udf_write_str_fast", "b:pplLp", "nrt_udf_rt_write_str_spec_n",
+                    "i:ppplLp", args, 6);
+      if (count)
+        cg_len_memo_record(memo, LLVMBuildLoad2(c->b, c->i64, chars, "chars"));
       cg_release(c, v);
       return;
     }
@@ -166,8 +189,11 @@ static void write_field(cg *c, const udf_fpart *p) {
                                                                    : NRT_FORMAT_FLOAT,
                               &f, NULL) == NRT_OK) {
       LLVMValueRef args[4] = {c->err, c->writer, v.v, embed(c, &f, sizeof f)};
-      cg_check(c, t == UDF_TY_INT ? cg_call(c, "nrt_udf_rt_write_int_spec", "i:pplp", args, 4)
-                                  : cg_call(c, "nrt_udf_rt_write_float_spec", "i:ppdp", args, 4));
+      if (t == UDF_TY_INT)
+        write_fast_or(c, "nrt_udf_write_int_fast", "b:plp", "nrt_udf_rt_write_int_spec",
+                      "i:pplp", args, 4);
+      else
+        cg_check(c, cg_call(c, "nrt_udf_rt_write_float_spec", "i:ppdp", args, 4));
       return;
     }
   }
@@ -282,15 +308,18 @@ void cg_write(cg *c, const udf_expr *e) {
   case UDF_E_NONE:
     leave_null(c);
     return;
-  case UDF_E_FSTRING:
+  case UDF_E_FSTRING: {
+    cg_len_memo memo = {.fstring = e, .n = 0};
     for (int i = 0; i < e->u.fstring.nparts && !c->failed; i++) {
       const udf_fpart *p = &e->u.fstring.parts[i];
+      memo.at = i;
       if (p->is_field)
-        write_field(c, p);
+        write_field(c, p, &memo);
       else
         write_literal(c, &p->text);
     }
     return;
+  }
   case UDF_E_STR:
     write_literal(c, &e->u.str);
     return;

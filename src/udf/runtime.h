@@ -213,6 +213,18 @@ int32_t nrt_udf_rt_write_str_spec(struct nrt_error *err, nrt_col_row_writer *w,
                                   const struct nrt_udf_str_spec *f);
 int32_t nrt_udf_rt_write_int_spec(struct nrt_error *err, nrt_col_row_writer *w, int64_t v,
                                   const nrt_format_spec *f);
+/* nrt_udf_rt_write_str_spec that also stores the string's code-point count in *chars when
+ * chars is not NULL: the compiled code reuses it for a later len() of the same string in
+ * the f-string. */
+int32_t nrt_udf_rt_write_str_spec_n(struct nrt_error *err, nrt_col_row_writer *w,
+                                    const char *data, int64_t len, int64_t *chars,
+                                    const struct nrt_udf_str_spec *f);
+/* Their fast paths (runtime_write_fast.c): a short string or an int in decimal padded with a
+ * one-byte fill to a modest width, written when the row has room to spare; false (nothing
+ * written) otherwise. The string's code-point count goes to *chars when chars is not NULL. */
+bool nrt_udf_write_str_fast(nrt_col_row_writer *w, const char *s, int64_t len, int64_t *chars,
+                            const struct nrt_udf_str_spec *f);
+bool nrt_udf_write_int_fast(nrt_col_row_writer *w, int64_t v, const nrt_format_spec *f);
 int32_t nrt_udf_rt_write_float_spec(struct nrt_error *err, nrt_col_row_writer *w, double v,
                                     const nrt_format_spec *f);
 /* Copies n bytes (what the write form copies per list item): a short piece, the usual word or

@@ -110,11 +110,11 @@ static int64_t pad_into(const struct nrt_udf_str_spec *f, const char *s, int64_t
 
 /* The bytes of format(s, spec) for a parsed spec: the kept prefix of s (precision) and the
  * padded size. NRT_EOVERFLOW when the padding cannot be represented. */
-static int str_layout(const struct nrt_udf_str_spec *f, const char *s, int64_t len, int64_t *keep,
-                      int64_t *chars, int64_t *size, struct nrt_error *err) {
+static int str_layout(const struct nrt_udf_str_spec *f, const char *s, int64_t len, int64_t known,
+                      int64_t *keep, int64_t *chars, int64_t *size, struct nrt_error *err) {
   /* every code point takes 1 to 4 bytes: no count is needed when the width is reached and
    * no precision cuts */
-  int64_t n = f->prec < 0 && f->width <= len / 4 ? len : nrt_str_len(s, len);
+  int64_t n = known >= 0 ? known : f->prec < 0 && f->width <= len / 4 ? len : nrt_str_len(s, len);
   *keep = len;
   if (f->prec >= 0 && n > f->prec) { /* keep the bytes before code point prec */
     int64_t nbytes;
@@ -138,7 +138,7 @@ int32_t nrt_udf_rt_format_str(struct nrt_error *err, const nrt_str *s, const cha
   int64_t keep, chars, size;
   int rc = nrt_udf_parse_str_spec(spec, speclen, &f, err);
   if (rc == NRT_OK)
-    rc = str_layout(&f, s->data, s->len, &keep, &chars, &size, err);
+    rc = str_layout(&f, s->data, s->len, -1, &keep, &chars, &size, err);
   if (rc)
     return rc;
   if (keep == s->len && size == s->len) { /* neither cut nor padded */
@@ -153,11 +153,11 @@ int32_t nrt_udf_rt_format_str(struct nrt_error *err, const nrt_str *s, const cha
   return rc;
 }
 
-int32_t nrt_udf_rt_write_str_spec(struct nrt_error *err, nrt_col_row_writer *w,
-                                  const char *data, int64_t len,
-                                  const struct nrt_udf_str_spec *f) {
+/* The general path of the two below. */
+static int32_t write_str_spec(struct nrt_error *err, nrt_col_row_writer *w, const char *data,
+                              int64_t len, int64_t known, const struct nrt_udf_str_spec *f) {
   int64_t keep, chars, size;
-  int rc = str_layout(f, data, len, &keep, &chars, &size, err);
+  int rc = str_layout(f, data, len, known, &keep, &chars, &size, err);
   if (rc)
     return rc;
   char *p = nrt_col_row_room(w, (size_t)size, err);
@@ -165,6 +165,25 @@ int32_t nrt_udf_rt_write_str_spec(struct nrt_error *err, nrt_col_row_writer *w,
     return nrt_udf_room_failed(err);
   w->pos = p + pad_into(f, data, keep, chars, p);
   return NRT_OK;
+}
+
+int32_t nrt_udf_rt_write_str_spec(struct nrt_error *err, nrt_col_row_writer *w,
+                                  const char *data, int64_t len,
+                                  const struct nrt_udf_str_spec *f) {
+  if (nrt_udf_write_str_fast(w, data, len, NULL, f))
+    return NRT_OK;
+  return write_str_spec(err, w, data, len, -1, f);
+}
+
+int32_t nrt_udf_rt_write_str_spec_n(struct nrt_error *err, nrt_col_row_writer *w,
+                                    const char *data, int64_t len, int64_t *chars,
+                                    const struct nrt_udf_str_spec *f) {
+  if (nrt_udf_write_str_fast(w, data, len, chars, f))
+    return NRT_OK;
+  if (!chars)
+    return write_str_spec(err, w, data, len, -1, f);
+  *chars = nrt_str_len(data, len);
+  return write_str_spec(err, w, data, len, *chars, f);
 }
 
 int32_t nrt_udf_rt_write_format_str(struct nrt_error *err, nrt_col_row_writer *w,

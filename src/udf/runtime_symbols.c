@@ -35,6 +35,7 @@ static const struct nrt_udf_symbol common[] = {
     SYM(nrt_udf_rt_write_room), SYM(nrt_udf_rt_write_int),
     SYM(nrt_udf_rt_write_float), SYM(nrt_udf_rt_write_format_str),
     SYM(nrt_udf_rt_write_replace), SYM(nrt_udf_rt_write_str_spec),
+    SYM(nrt_udf_rt_write_str_spec_n), SYM(nrt_udf_write_str_fast), SYM(nrt_udf_write_int_fast),
     SYM(nrt_udf_rt_write_int_spec), SYM(nrt_udf_rt_write_float_spec), SYM(nrt_mi_destroy),
     SYM(nrt_udf_rt_dict_new), SYM(nrt_udf_rt_dict_set), SYM(nrt_udf_rt_dict_find),
     SYM(nrt_udf_rt_dict_getitem), SYM(nrt_udf_rt_dict_pop), SYM(nrt_udf_rt_dict_setdefault),

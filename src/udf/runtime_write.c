@@ -38,6 +38,8 @@ static bool decimal_padded(int64_t v, const nrt_format_spec *f, char *out, int64
 
 int32_t nrt_udf_rt_write_int_spec(struct nrt_error *err, nrt_col_row_writer *w, int64_t v,
                                   const nrt_format_spec *f) {
+  if (nrt_udf_write_int_fast(w, v, f))
+    return NRT_OK;
   /* One pass when the width is modest (the empty spec, str(v), included): an int64 takes at
    * most 64 binary digits, a sign, a prefix and 16 separators (< 96 bytes), plus the padding,
    * at most 4 bytes a fill character. Other types ('c' may fail; e, f, g, % format a float)
