@@ -115,7 +115,7 @@ NRT_API void *nrt_reallocate_with(const struct nrt_allocator *a, void *ptr, size
                                   size_t new_size, struct nrt_error *err);
 NRT_API void nrt_free_with(const struct nrt_allocator *a, void *ptr, size_t size);
 
-/* Freed blocks of a MiB and more from the C library's allocator are kept for reuse (at most
+/* Freed blocks of 256 KiB and more from the C library's allocator are kept for reuse (at most
  * 96 MiB in all, process-wide), so that the next output buffers of the same size need no
  * fresh pages from the kernel. nrt_memory_cached is the bytes kept; nrt_memory_release_cached
  * frees them. NRT_BLOCK_CACHE=0 in the environment, or a sanitizer build, turns keeping off. */

@@ -22,7 +22,7 @@ __version__ = _nrt.version
 def stats():
     """The runtime's statistics: alloc, free, mi_alloc, mi_free (counts since the process
     started), bytes_alloc, bytes_free, live_bytes and live_meminfos, and cached_bytes: freed
-    buffers of 1 MiB and more that nrt keeps (96 MiB at most) so that the next apply's output
+    buffers of 256 KiB and more that nrt keeps (96 MiB at most) so that the next apply's output
     needs no fresh pages from the kernel."""
     return _nrt.stats()
 

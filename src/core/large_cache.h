@@ -3,7 +3,8 @@
  * The C library hands a large block (above its mmap threshold) back to the kernel when it is
  * freed, so the next apply's output buffers of the same size are fresh pages again: a page
  * fault and a page cleared by the kernel per 4 KiB written, which cost as much as the UDF
- * itself for a cheap one (bench/udf, bench/peers). Keeping a few freed blocks of at least
+ * itself for a cheap one (bench/udf, bench/peers); in a threaded apply each unmapping also
+ * stops the other threads to flush their TLBs. Keeping the freed blocks of at least
  * NRT_LARGE_CACHE_MIN bytes, NRT_LARGE_CACHE_BYTES in all, and handing them out again for
  * requests of at most their size (and at least half of it) skips both. Turned off with the
  * small block cache (NRT_BLOCK_CACHE=0, sanitizer builds); nrt_memory_release_cached gives the
@@ -15,9 +16,9 @@
 
 #define NRT_HIDDEN __attribute__((visibility("hidden")))
 
-#define NRT_LARGE_CACHE_MIN ((size_t)1 << 20)     /* below: malloc's heap reuses its memory */
+#define NRT_LARGE_CACHE_MIN ((size_t)256 << 10) /* below: malloc's heap reuses its memory */
 #define NRT_LARGE_CACHE_BYTES ((size_t)96 << 20)  /* an apply's output over 1M short rows */
-#define NRT_LARGE_CACHE_SLOTS 16
+#define NRT_LARGE_CACHE_SLOTS 256 /* a threaded apply's chunk buffers, a few per chunk */
 
 /* A cached block able to hold `size` bytes (size >= NRT_LARGE_CACHE_MIN), or NULL. */
 NRT_HIDDEN void *nrt_large_cache_take(size_t size);

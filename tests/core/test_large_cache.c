@@ -1,4 +1,4 @@
-/* The large block cache (nrt/core.h: nrt_memory_cached): freed blocks of a MiB and more are
+/* The large block cache (nrt/core.h: nrt_memory_cached): freed blocks of 256 KiB and more are
  * kept and handed out again for requests they fit without being twice too big, the total
  * stays bounded, nrt_memory_release_cached empties it, and the statistics count every
  * logical allocation either way. With the cache off (NRT_BLOCK_CACHE=0, sanitizer builds)
@@ -37,14 +37,14 @@ static void test_reuse(void) {
     return;
   }
   CHECK(nrt_memory_cached() >= 2 * MIB);
-  void *small = touch(MIB / 2); /* below the cache's minimum: never served from it */
+  void *small = touch(MIB / 8); /* below the cache's minimum: never served from it */
   CHECK(small != a);
   void *big = touch(5 * MIB); /* does not fit */
   CHECK(big != a);
   void *fits = touch(3 * MIB / 2); /* fits, not twice too big: the kept block */
   CHECK(fits == a);
   CHECK(nrt_memory_cached() == 0);
-  nrt_free(small, MIB / 2);
+  nrt_free(small, MIB / 8);
   CHECK(nrt_memory_cached() == 0);
   nrt_free(fits, 3 * MIB / 2); /* freed with the size it was asked for: kept again */
   nrt_free(big, 5 * MIB);
