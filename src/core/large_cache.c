@@ -54,8 +54,11 @@ void *nrt_large_cache_take(size_t size) {
   void *p = NULL;
   pthread_mutex_lock(&lock);
   int best = -1;
-  for (int i = 0; i < count; i++) /* the smallest block that fits and is not twice too big */
-    if (blocks[i].size >= size && blocks[i].size / 2 <= size &&
+  /* The smallest block that fits and is at most twice the request, give or take the C
+   * library's header and page rounding: a buffer that grew by doubling to 2n is handed out
+   * for the next request of n, which will grow to 2n in place. */
+  for (int i = 0; i < count; i++)
+    if (blocks[i].size >= size && blocks[i].size - size <= size + 8192 &&
         (best < 0 || blocks[i].size < blocks[best].size))
       best = i;
   if (best >= 0) {

@@ -88,12 +88,29 @@ static void test_realloc_of_kept_block(void) {
   nrt_memory_release_cached();
 }
 
+/* A buffer grown by doubling (n, then realloc to 2n) serves the next request of n, which
+ * then grows to 2n in place. */
+static void test_doubled_buffer_serves_its_first_size(void) {
+  if (!cache_expected())
+    return;
+  nrt_memory_release_cached();
+  char *p = touch(16 * MIB);
+  char *q = nrt_reallocate(p, 16 * MIB, 32 * MIB, NULL);
+  CHECK(q != NULL);
+  nrt_free(q, 32 * MIB);
+  char *again = touch(16 * MIB);
+  CHECK(again == q);
+  nrt_free(again, 16 * MIB);
+  nrt_memory_release_cached();
+}
+
 int main(void) {
   struct nrt_stats before, after;
   nrt_stats_get(&before);
   test_reuse();
   test_bounded();
   test_realloc_of_kept_block();
+  test_doubled_buffer_serves_its_first_size();
   nrt_stats_get(&after);
   CHECK(after.alloc - before.alloc == after.free - before.free);
   CHECK(after.bytes_alloc - before.bytes_alloc == after.bytes_free - before.bytes_free);
