@@ -6,9 +6,9 @@
  * itself for a cheap one (bench/udf, bench/peers); in a threaded apply each unmapping also
  * stops the other threads to flush their TLBs. Keeping the freed blocks of at least
  * NRT_LARGE_CACHE_MIN bytes, NRT_LARGE_CACHE_BYTES in all, and handing them out again for
- * requests of at most their size (and about half of it at least) skips both. Turned off with the
- * small block cache (NRT_BLOCK_CACHE=0, sanitizer builds); nrt_memory_release_cached gives the
- * memory back. */
+ * requests of at most their size (and about half of it at least) skips both. Turned off with
+ * the small block cache (NRT_BLOCK_CACHE=0, sanitizer builds); nrt_memory_release_cached
+ * gives the memory back. */
 #ifndef NRT_CORE_LARGE_CACHE_H
 #define NRT_CORE_LARGE_CACHE_H
 
