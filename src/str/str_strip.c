@@ -24,37 +24,51 @@ static inline uint32_t space_bits(__m128i v) {
 }
 #endif
 
+/* Whether the character starting with byte c may be a Unicode space: ASCII whitespace, or a
+ * lead byte of U+0085, U+00A0 (C2), U+1680 (E1), U+2000..U+205F (E2) or U+3000 (E3). */
+static inline bool may_start_space(unsigned char c) {
+  return c <= 0x20 || c == 0xC2 || (unsigned)(c - 0xE1) <= 2;
+}
+
+/* Whether the character ending at byte e - 1 (e > b, the string valid UTF-8) cannot be a
+ * space: printable ASCII, or a two-byte character other than U+0080..U+00BF. */
+static inline bool ends_in_no_space(const char *s, int64_t b, int64_t e) {
+  unsigned char c = (unsigned char)s[e - 1];
+  if (c < 0x80)
+    return c > 0x20;
+  return e - 2 >= b && (unsigned)((unsigned char)s[e - 2] - 0xC3) <= 0xDF - 0xC3;
+}
+
 /* Whitespace runs shorter than 8 bytes at either end, found without a branch per byte: rows
- * with zero, one or two spaces at random would mispredict the loops' exits on every row. The
- * loops in nrt_str_strip_range go on from *b and *e (a run of 8 bytes or more, or a
- * non-ASCII byte that may start a Unicode space). */
-static inline void ascii_window_strip(const char *s, int64_t len, enum nrt_str_strip_side side,
+ * with zero, one or two spaces at random would mispredict the loops' exits on every row.
+ * Returns true when [*b, *e) is the answer: each stripped end stopped at a character that
+ * cannot be a space. Otherwise (a run of 8 bytes or more, or a stop at a character that may
+ * be a Unicode space) the loops in strip_range_loops decide. */
+static inline bool ascii_window_strip(const char *s, int64_t len, enum nrt_str_strip_side side,
                                       int64_t *b, int64_t *e) {
+  *b = 0;
+  *e = len;
 #if defined(__SSE2__)
   /* 8-byte windows for every length (a choice between 8 and 16 by length would be one more
    * mispredicted branch); longer runs are rare and go on in the loops. */
   const int w = 8;
-  if (len < w)
-    return;
-  __m128i head = _mm_loadl_epi64((const __m128i *)(const void *)s);
-  __m128i tail = _mm_loadl_epi64((const __m128i *)(const void *)(s + len - 8));
-  const uint32_t full = (1u << w) - 1;
-  if (side & NRT_STRIP_LEFT) {
-    uint32_t lead = (uint32_t)__builtin_ctz(~space_bits(head) | (1u << w));
-    *b = lead;
+  if (len >= w) {
+    __m128i head = _mm_loadl_epi64((const __m128i *)(const void *)s);
+    __m128i tail = _mm_loadl_epi64((const __m128i *)(const void *)(s + len - 8));
+    const uint32_t full = (1u << w) - 1;
+    if (side & NRT_STRIP_LEFT)
+      *b = __builtin_ctz(~space_bits(head) | (1u << w));
+    if (side & NRT_STRIP_RIGHT) {
+      uint32_t keep = ~space_bits(tail) & full; /* bit j: byte len - w + j is no space */
+      int64_t trail = keep ? w - 1 - (31 - __builtin_clz(keep)) : w;
+      *e = len - trail < *b ? *b : len - trail;
+    }
   }
-  if (side & NRT_STRIP_RIGHT) {
-    uint32_t keep = ~space_bits(tail) & full; /* bit j: byte len - w + j is no space */
-    int64_t trail = keep ? w - 1 - (31 - __builtin_clz(keep)) : w;
-    *e = len - trail < *b ? *b : len - trail;
-  }
-#else
-  (void)s;
-  (void)len;
-  (void)side;
-  (void)b;
-  (void)e;
 #endif
+  if (*b == *e)
+    return len == 0;
+  return (!(side & NRT_STRIP_LEFT) || !may_start_space((unsigned char)s[*b])) &&
+         (!(side & NRT_STRIP_RIGHT) || ends_in_no_space(s, *b, *e));
 }
 
 bool nrt_str_is_space_cp(uint32_t cp) {
@@ -97,8 +111,12 @@ static bool char_set_has(const struct char_set *cs, const char *p, int nb) {
   return cs->has_non_ascii && memmem(cs->chars, (size_t)cs->clen, p, (size_t)nb) != NULL;
 }
 
-void nrt_str_strip_range(const char *s, int64_t len, const char *chars, int64_t clen,
-                         enum nrt_str_strip_side side, int64_t *begin, int64_t *end) {
+/* nrt_str_strip_range past the windows: the loops over longer runs and Unicode spaces, and
+ * strip with chars. Kept out of line so the common case saves no registers. */
+static __attribute__((noinline)) void strip_range_loops(const char *s, int64_t len,
+                                                        const char *chars, int64_t clen,
+                                                        enum nrt_str_strip_side side,
+                                                        int64_t *begin, int64_t *end) {
   int64_t b = 0, e = len;
   int n;
   if (!chars) {
@@ -176,4 +194,11 @@ int nrt_str_lstrip(const nrt_str *s, const nrt_str *chars, nrt_str *out,
 int nrt_str_rstrip(const nrt_str *s, const nrt_str *chars, nrt_str *out,
                    struct nrt_error *err) {
   return strip_side(s, chars, NRT_STRIP_RIGHT, out, err);
+}
+
+void nrt_str_strip_range(const char *s, int64_t len, const char *chars, int64_t clen,
+                         enum nrt_str_strip_side side, int64_t *begin, int64_t *end) {
+  if (!chars && ascii_window_strip(s, len, side, begin, end))
+    return;
+  strip_range_loops(s, len, chars, clen, side, begin, end);
 }

@@ -19,6 +19,8 @@ static const struct piece alphabet[] = {
     {" ", 0x20},      {"\t", 0x09},          {"\x1c", 0x1C},        {"a", 'a'},
     {"\r", 0x0D},     {"\xc3\xa9", 0xE9},    {"\xe3\x80\x80", 0x3000}, {"\xc2\xa0", 0xA0},
     {"\xc2\x85", 0x85}, {"\xe2\x80\x8b", 0x200B}, /* U+200B: not whitespace in Python */
+    /* Lead bytes of spaces in characters that are none, and a space of another lead byte. */
+    {"\xc2\xbf", 0xBF}, {"\xe1\x9a\x80", 0x1680}, {"\xe4\xb8\x80", 0x4E00},
 };
 #define NA ((int)(sizeof alphabet / sizeof alphabet[0]))
 #define MAXC 40
