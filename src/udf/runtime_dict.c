@@ -130,8 +130,10 @@ static int64_t probe(const nrt_udf_dict *d, const nrt_str *k, uint64_t h, bool *
   }
 }
 
+static uint64_t key_len_bit(const nrt_str *k) { return 1ULL << ((uint64_t)k->len & 63); }
+
 static int64_t find_entry(const nrt_udf_dict *d, const nrt_str *k) {
-  if (d->len == 0) return -1;
+  if (!(d->key_lens & key_len_bit(k))) return -1;
   bool found;
   int64_t i = probe(d, k, key_hash(d, k), &found);
   return found ? d->index[i] : -1;
@@ -194,6 +196,7 @@ int32_t nrt_udf_rt_dict_set(struct nrt_error *err, nrt_udf_dict *d, const nrt_st
   d->ent[e] = (nrt_udf_dict_entry){*k, *v, h, true};
   d->index[i] = e;
   d->len++;
+  d->key_lens |= key_len_bit(k);
   nrt_mi_incref_local(k->mi);
   nrt_mi_incref_local(v->mi);
   return NRT_OK;
@@ -431,6 +434,7 @@ void nrt_udf_rt_dict_clear(nrt_udf_dict *d) {
     }
   d->nent = 0;
   d->len = 0;
+  d->key_lens = 0;
   if (d->index) memset(d->index, 0xff, (size_t)d->nindex * sizeof *d->index);
 }
 

@@ -34,6 +34,8 @@ typedef struct nrt_udf_dict {
   int64_t nent, capent;
   int64_t *index; /* open addressing over ent: -1 empty, -2 deleted, else an entry index */
   int64_t nindex; /* a power of two, more than twice nent */
+  uint64_t key_lens; /* bit len % 64 of each key set since the last clear (an int key's
+                      * value): a key whose bit is clear is absent, known without hashing */
   char *pool;     /* a constant's str bytes: its keys and values are views of them (no
                    * MemInfo, so that threads sharing it never touch a refcount) */
   int64_t poolsize;

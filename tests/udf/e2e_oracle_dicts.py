@@ -355,5 +355,25 @@ case("""def f(s):
     return ';'.join([k + ':' + ','.join(v) for k, v in groups.items()])
 """, rows=ROWS, name="a dict of lists: the list in the dict grows by append")
 
+# Lookups skip the hash when no key of the probe's length (mod 64) was ever set: keys 64
+# bytes apart in length share a bit, negative and large int keys too, and the filter must
+# stay right across del, pop, clear and re-insertion.
+case("""LONG = {'x' * 65: 'long', 'y': 'short', 'é' * 40: 'accented'}
+
+def f(s):
+    d = {-1: 'minus one', 63: 'sixty-three', -65: 'odd', 2 ** 40: 'big'}
+    n = len(s) - 1
+    k = ('x' * 65) if s[:1] == 'a' else s[:1] if s[:1] == 'y' else s
+    got = LONG.get(k, '-') + LONG.get('x' * (65 - 64 * (n % 2)), '-')
+    got += d.get(n, '-') + d.get(-n - 1, '-') + d.get(63 - 128 * (n % 2), '-')
+    d.pop(-1, '')
+    got += d.get(-1, 'gone')
+    d.clear()
+    got += d.get(63, 'cleared')
+    d[len(s)] = 'again'
+    return got + d.get(len(s), '?') + d.get(len(s) + 64, '!')
+""", rows=ROWS + [["a"], ["y"], ["é" * 40], ["x" * 65], ["x"]],
+     name="lookups of keys whose lengths or int values agree mod 64")
+
 if __name__ == "__main__":
     sys.exit(o.main())
