@@ -137,7 +137,14 @@ bool nrt_str_is_ascii_bytes(const char *s, int64_t len) {
 int64_t nrt_str_cp_offset(const char *s, int64_t len, int64_t idx) {
   int64_t i = 0, k = idx;
   for (; i + 8 <= len; i += 8) {
-    int leads = nrt_word_leads(nrt_load64(s + i));
+    uint64_t w = nrt_load64(s + i);
+    if (!(w & NRT_HIGH_BITS)) { /* eight ASCII characters: the k-th is byte k */
+      if (k < 8)
+        return i + k;
+      k -= 8;
+      continue;
+    }
+    int leads = nrt_word_leads(w);
     if (leads > k)
       break;
     k -= leads;

@@ -45,9 +45,8 @@ static inline bool ends_in_no_space(const char *s, int64_t b, int64_t e) {
  * cannot be a space. Otherwise (a run of 8 bytes or more, or a stop at a character that may
  * be a Unicode space) the loops in strip_range_loops decide. */
 static inline bool ascii_window_strip(const char *s, int64_t len, enum nrt_str_strip_side side,
-                                      int64_t *b, int64_t *e) {
-  *b = 0;
-  *e = len;
+                                      int64_t *begin, int64_t *end) {
+  int64_t b = 0, e = len; /* locals: stores through begin and end would be reloaded */
 #if defined(__SSE2__)
   /* 8-byte windows for every length (a choice between 8 and 16 by length would be one more
    * mispredicted branch); longer runs are rare and go on in the loops. */
@@ -57,18 +56,20 @@ static inline bool ascii_window_strip(const char *s, int64_t len, enum nrt_str_s
     __m128i tail = _mm_loadl_epi64((const __m128i *)(const void *)(s + len - 8));
     const uint32_t full = (1u << w) - 1;
     if (side & NRT_STRIP_LEFT)
-      *b = __builtin_ctz(~space_bits(head) | (1u << w));
+      b = __builtin_ctz(~space_bits(head) | (1u << w));
     if (side & NRT_STRIP_RIGHT) {
       uint32_t keep = ~space_bits(tail) & full; /* bit j: byte len - w + j is no space */
       int64_t trail = keep ? w - 1 - (31 - __builtin_clz(keep)) : w;
-      *e = len - trail < *b ? *b : len - trail;
+      e = len - trail < b ? b : len - trail;
     }
   }
 #endif
-  if (*b == *e)
+  *begin = b;
+  *end = e;
+  if (b == e)
     return len == 0;
-  return (!(side & NRT_STRIP_LEFT) || !may_start_space((unsigned char)s[*b])) &&
-         (!(side & NRT_STRIP_RIGHT) || ends_in_no_space(s, *b, *e));
+  return (!(side & NRT_STRIP_LEFT) || !may_start_space((unsigned char)s[b])) &&
+         (!(side & NRT_STRIP_RIGHT) || ends_in_no_space(s, b, e));
 }
 
 bool nrt_str_is_space_cp(uint32_t cp) {
