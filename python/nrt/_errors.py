@@ -49,16 +49,16 @@ def compile_error(code, message, origin):
     """The CompileError for nrt's compile-error message ``file:line:column: message`` followed
     by the source line and a caret; ``origin`` maps locations back to the user's file."""
     first = message.split("\n", 1)[0]
-    lineno = offset = text = None
+    filename, lineno, offset, text = origin.filename, None, None, None
     msg = first
     prefix = origin.compiled_name + ":"
     if first.startswith(prefix):
         m = _LOCATION.match(first[len(prefix):])
         if m:
-            lineno, offset, text = origin.locate(int(m["line"]), int(m["col"]))
+            filename, lineno, offset, text = origin.locate(int(m["line"]), int(m["col"]))
             msg = m["msg"]
     cls = CompileSyntaxError if code == EPARSE else CompileTypeError
-    return cls(msg, origin.filename, lineno, offset, text)
+    return cls(msg, filename, lineno, offset, text)
 
 
 def _exception_class(name):
