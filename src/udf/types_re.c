@@ -9,23 +9,23 @@
 #include "udf/re_compile.h"
 #include "udf/runtime_re.h"
 
-static udf_type fail(udf_re_err *er, int code, udf_loc loc, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static udf_type fail(udf_re_err *er, int code, udf_loc loc, const char *fmt, ...) {
+void udf_re_err_set(udf_re_err *er, int code, udf_loc loc, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(er->msg, sizeof er->msg, fmt, ap);
   va_end(ap);
   er->code = code;
   er->loc = loc;
-  return UDF_TY_UNKNOWN;
 }
 
-/* Folds `a | b` of int literals (re.I | re.M) into one literal. */
-static bool fold_flags(udf_expr *e) {
+/* An error: *er set, and the unknown type. */
+#define fail(er, code, loc, ...) (udf_re_err_set(er, code, loc, __VA_ARGS__), UDF_TY_UNKNOWN)
+
+bool udf_re_fold_flags(udf_expr *e) {
   if (e->kind == UDF_E_INT) return true;
   if (e->kind != UDF_E_BINARY || e->u.binary.op != UDF_OP_BITOR) return false;
-  if (!fold_flags(e->u.binary.left) || !fold_flags(e->u.binary.right)) return false;
+  if (!udf_re_fold_flags(e->u.binary.left) || !udf_re_fold_flags(e->u.binary.right))
+    return false;
   int64_t v = e->u.binary.left->u.ival | e->u.binary.right->u.ival;
   e->kind = UDF_E_INT;
   e->u.ival = v;
@@ -66,10 +66,10 @@ static bool bind_args(udf_expr *e, const re_sig *s, udf_expr ***slots, udf_re_er
   int np = s->positional ? s->positional : nparams(s);
   for (int i = 0; i < 5; i++) slots[i] = NULL;
   if (e->u.call.nargs > np) {
-    fail(er, NRT_ETYPE, e->loc, "%s() takes from %d to %d positional arguments but %d were given",
+    udf_re_err_set(er, NRT_ETYPE, e->loc, "%s() takes from %d to %d positional arguments but %d were given",
          s->fn, s->required, np, e->u.call.nargs);
     if (s->required == np)
-      fail(er, NRT_ETYPE, e->loc, "%s() takes %d positional argument%s but %d were given", s->fn,
+      udf_re_err_set(er, NRT_ETYPE, e->loc, "%s() takes %d positional argument%s but %d were given", s->fn,
            np, np == 1 ? "" : "s", e->u.call.nargs);
     return false;
   }
@@ -80,19 +80,19 @@ static bool bind_args(udf_expr *e, const re_sig *s, udf_expr ***slots, udf_re_er
     for (int i = 0; i < nparams(s); i++)
       if (strcmp(s->params[i], kw->name) == 0) p = i;
     if (p < 0) {
-      fail(er, NRT_ETYPE, kw->loc, "%s() got an unexpected keyword argument '%s'", s->fn,
+      udf_re_err_set(er, NRT_ETYPE, kw->loc, "%s() got an unexpected keyword argument '%s'", s->fn,
            kw->name);
       return false;
     }
     if (slots[p]) {
-      fail(er, NRT_ETYPE, kw->loc, "%s() got multiple values for argument '%s'", s->fn, kw->name);
+      udf_re_err_set(er, NRT_ETYPE, kw->loc, "%s() got multiple values for argument '%s'", s->fn, kw->name);
       return false;
     }
     slots[p] = &kw->value;
   }
   for (int i = 0; i < s->required; i++)
     if (!slots[i]) {
-      fail(er, NRT_ETYPE, e->loc, "%s() missing 1 required positional argument: '%s'", s->fn,
+      udf_re_err_set(er, NRT_ETYPE, e->loc, "%s() missing 1 required positional argument: '%s'", s->fn,
            s->params[i]);
       return false;
     }
@@ -116,11 +116,11 @@ static int param_index(const re_sig *s, const char *name) {
  * have no side effects a UDF could see (only the time). */
 static bool subn_as_tuple(udf_arena *a, udf_expr *e, udf_re_err *er) {
   udf_expr **items = udf_arena_alloc(a, 2 * sizeof *items);
-  if (!items) return fail(er, NRT_ENOMEM, e->loc, "out of memory"), false;
+  if (!items) return udf_re_err_set(er, NRT_ENOMEM, e->loc, "out of memory"), false;
   for (int k = 0; k < 2; k++) {
     udf_expr *name = udf_arena_alloc(a, sizeof *name);
     udf_expr *call = udf_arena_alloc(a, sizeof *call);
-    if (!name || !call) return fail(er, NRT_ENOMEM, e->loc, "out of memory"), false;
+    if (!name || !call) return udf_re_err_set(er, NRT_ENOMEM, e->loc, "out of memory"), false;
     name->kind = UDF_E_NAME;
     name->loc = e->u.call.func->loc;
     name->u.name.id = k == 0 ? "re.sub" : "re.subn.count"; /* no import can spell the second */
@@ -149,7 +149,7 @@ static bool repl_function(udf_module *m, udf_arena *a, udf_expr **slots[5], cons
   int idx = udf_re_set_add(&m->res, pat->u.str.data, (size_t)pat->u.str.len, flags, msg,
                            sizeof msg);
   if (idx < 0)
-    return fail(er, udf_re_set_error_code(msg),
+    return udf_re_err_set(er, udf_re_set_error_code(msg),
                 pat->loc, "%s", msg), false;
   udf_expr *cur_name = udf_arena_alloc(a, sizeof *cur_name);
   udf_expr *cur = udf_arena_alloc(a, sizeof *cur);
@@ -158,7 +158,7 @@ static bool repl_function(udf_module *m, udf_arena *a, udf_expr **slots[5], cons
   udf_expr **call_args = udf_arena_alloc(a, sizeof *call_args);
   udf_expr *idx_node = udf_arena_alloc(a, sizeof *idx_node);
   if (!cur_name || !cur || !call || !cur_args || !call_args || !idx_node)
-    return fail(er, NRT_ENOMEM, fname->loc, "out of memory"), false;
+    return udf_re_err_set(er, NRT_ENOMEM, fname->loc, "out of memory"), false;
   idx_node->kind = UDF_E_INT;
   idx_node->loc = fname->loc;
   idx_node->u.ival = idx;
@@ -192,21 +192,21 @@ bool udf_re_precheck(udf_module *m, udf_arena *a, udf_expr *e, const char *fn, u
   }
   if (strcmp(fn, "compile") == 0) {
     if (e->u.call.nargs && e->u.call.args[0]->kind != UDF_E_STR)
-      return fail(er, NRT_EUNSUPPORTED, e->u.call.args[0]->loc,
+      return udf_re_err_set(er, NRT_EUNSUPPORTED, e->u.call.args[0]->loc,
                   "unsupported: a pattern that is not a string literal in re.compile "
                   "(patterns are compiled once, when the UDF is compiled)"), false;
-    return fail(er, NRT_EUNSUPPORTED, e->loc,
+    return udf_re_err_set(er, NRT_EUNSUPPORTED, e->loc,
                 "unsupported: a re.compile pattern object used as a value (bind it once, at "
                 "module level or at the top of the function, and call its methods: "
                 "P.search(s), P.sub(r, s), ...)"), false;
   }
   const re_sig *s = sig_of(fn);
-  if (!s) return fail(er, NRT_EUNSUPPORTED, e->loc, "unsupported: re.%s", fn), false;
+  if (!s) return udf_re_err_set(er, NRT_EUNSUPPORTED, e->loc, "unsupported: re.%s", fn), false;
   udf_expr **slots[5];
   if (!bind_args(e, s, slots, er)) return false;
   int f = param_index(s, "flags");
-  if (f >= 0 && slots[f] && !fold_flags(*slots[f]))
-    return fail(er, NRT_EUNSUPPORTED, (*slots[f])->loc,
+  if (f >= 0 && slots[f] && !udf_re_fold_flags(*slots[f]))
+    return udf_re_err_set(er, NRT_EUNSUPPORTED, (*slots[f])->loc,
                 "unsupported: re flags that are not constants (write re.I | re.M ...)"), false;
   int r = param_index(s, "repl");
   if (r >= 0 && (*slots[r])->kind == UDF_E_NAME) {
@@ -237,7 +237,7 @@ static bool int_arg(udf_arena *a, bool final, udf_expr *x, udf_expr **out, udf_r
   if (t == UDF_TY_BOOL) {
     if (!final) return *out = x, true;
     udf_expr *w = udf_arena_alloc(a, sizeof *w);
-    if (!w) return fail(er, NRT_ENOMEM, x->loc, "out of memory"), false;
+    if (!w) return udf_re_err_set(er, NRT_ENOMEM, x->loc, "out of memory"), false;
     w->kind = UDF_E_CAST;
     w->loc = x->loc;
     w->type = UDF_TY_INT;
@@ -245,14 +245,14 @@ static bool int_arg(udf_arena *a, bool final, udf_expr *x, udf_expr **out, udf_r
     *out = w;
     return true;
   }
-  fail(er, NRT_ETYPE, x->loc, "'%s' object cannot be interpreted as an integer",
+  udf_re_err_set(er, NRT_ETYPE, x->loc, "'%s' object cannot be interpreted as an integer",
        udf_type_is_nullable(t) || t == UDF_TY_NONE ? "NoneType" : udf_type_name(t));
   return false;
 }
 
 static bool str_arg(udf_expr *x, udf_re_err *er) {
   if (x->type == UDF_TY_STR) return true;
-  fail(er, NRT_ETYPE, x->loc, "expected string or bytes-like object, got '%s'",
+  udf_re_err_set(er, NRT_ETYPE, x->loc, "expected string or bytes-like object, got '%s'",
        udf_type_is_nullable(x->type) || x->type == UDF_TY_NONE ? "NoneType"
                                                                : udf_type_name(x->type));
   return false;
@@ -429,7 +429,7 @@ static bool group_arg(const udf_re *re, udf_expr *x, int *g, udf_re_err *er) {
                                x->u.unary.operand->kind == UDF_E_INT)) {
     int64_t v = x->kind == UDF_E_INT ? x->u.ival : -x->u.unary.operand->u.ival;
     if (v < 0 || v > re->ngroups)
-      return fail(er, NRT_EINDEX, x->loc, "IndexError: no such group"), false;
+      return udf_re_err_set(er, NRT_EINDEX, x->loc, "IndexError: no such group"), false;
     *g = (int)v;
     return true;
   }
@@ -441,7 +441,7 @@ static bool group_arg(const udf_re *re, udf_expr *x, int *g, udf_re_err *er) {
       name[x->u.str.len] = 0;
       n = pcre2_substring_number_from_name(re->code, (PCRE2_SPTR)name);
     }
-    if (n < 0) return fail(er, NRT_EINDEX, x->loc, "IndexError: no such group"), false;
+    if (n < 0) return udf_re_err_set(er, NRT_EINDEX, x->loc, "IndexError: no such group"), false;
     *g = n;
     return true;
   }
@@ -450,11 +450,11 @@ static bool group_arg(const udf_re *re, udf_expr *x, int *g, udf_re_err *er) {
     return true;
   }
   if (x->type == UDF_TY_STR)
-    fail(er, NRT_EUNSUPPORTED, x->loc,
+    udf_re_err_set(er, NRT_EUNSUPPORTED, x->loc,
          "unsupported: a group name that is not a string literal (names are resolved when "
          "compiling)");
   else
-    fail(er, NRT_EINDEX, x->loc, "IndexError: no such group");
+    udf_re_err_set(er, NRT_EINDEX, x->loc, "IndexError: no such group");
   return false;
 }
 

@@ -25,6 +25,14 @@ typedef struct udf_re_err {
   char msg[400];
 } udf_re_err;
 
+/* Sets *er: the error's code, where, and its message. */
+void udf_re_err_set(udf_re_err *er, int code, udf_loc loc, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Folds `a | b | ...` of int literals (re.I | re.M) into one literal in place; false when e
+ * is not such an expression. */
+bool udf_re_fold_flags(udf_expr *e);
+
 /* Before the arguments of re.<fn>(...) are checked: folds flags (re.I | re.M) into an int
  * literal and rejects arguments that are not values (a function as sub's replacement).
  * False with *er set on error; false with er->code 0 when e was rewritten (re.subn into a

@@ -1,7 +1,6 @@
 /* Pattern objects of re.compile, rewritten into the re module's functions (types_re_pattern.h). */
 #include "udf/types_re_pattern.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -9,17 +8,8 @@
 #include "udf/parse_consts.h"
 #include "udf/re_compile.h"
 
-static bool fail(udf_re_err *er, int code, udf_loc loc, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static bool fail(udf_re_err *er, int code, udf_loc loc, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(er->msg, sizeof er->msg, fmt, ap);
-  va_end(ap);
-  er->code = code;
-  er->loc = loc;
-  return false;
-}
+/* An error: *er set, and false. */
+#define fail(er, code, loc, ...) (udf_re_err_set(er, code, loc, __VA_ARGS__), false)
 
 static bool oom(udf_re_err *er, udf_loc loc) { return fail(er, NRT_ENOMEM, loc, "out of memory"); }
 
@@ -28,16 +18,6 @@ bool udf_re_is_compile(const udf_expr *x) {
          strcmp(x->u.call.func->u.name.id, "re.compile") == 0;
 }
 
-/* Folds `a | b` of int literals (re.I | re.M) into one literal. */
-static bool fold_flags(udf_expr *e) {
-  if (e->kind == UDF_E_INT) return true;
-  if (e->kind != UDF_E_BINARY || e->u.binary.op != UDF_OP_BITOR) return false;
-  if (!fold_flags(e->u.binary.left) || !fold_flags(e->u.binary.right)) return false;
-  int64_t v = e->u.binary.left->u.ival | e->u.binary.right->u.ival;
-  e->kind = UDF_E_INT;
-  e->u.ival = v;
-  return true;
-}
 
 /* The pattern literal and flags of re.compile(pattern, flags=0). */
 static bool compile_args(const udf_expr *p, const udf_expr **pat, int *flags, udf_re_err *er) {
@@ -65,7 +45,7 @@ static bool compile_args(const udf_expr *p, const udf_expr **pat, int *flags, ud
     return fail(er, NRT_EUNSUPPORTED, slot[0]->loc,
                 "unsupported: a pattern that is not a string literal in re.compile (patterns "
                 "are compiled once, when the UDF is compiled)");
-  if (slot[1] && !fold_flags(slot[1]))
+  if (slot[1] && !udf_re_fold_flags(slot[1]))
     return fail(er, NRT_EUNSUPPORTED, slot[1]->loc,
                 "unsupported: re flags that are not constants (write re.I | re.M ...)");
   *pat = slot[0];
@@ -223,7 +203,7 @@ bool udf_re_pattern_arg(udf_arena *a, udf_expr *e, udf_expr **slot, udf_expr *p,
   if (flags_index >= 0 && flags_index < e->u.call.nargs) given = &e->u.call.args[flags_index];
   for (int k = 0; k < e->u.call.nkeywords; k++)
     if (strcmp(e->u.call.keywords[k].name, "flags") == 0) given = &e->u.call.keywords[k].value;
-  if (given && !fold_flags(*given))
+  if (given && !udf_re_fold_flags(*given))
     return fail(er, NRT_EUNSUPPORTED, (*given)->loc,
                 "unsupported: re flags that are not constants (write re.I | re.M ...)");
   if (given && (*given)->u.ival != 0)

@@ -1,7 +1,6 @@
 /* Checking the unicodedata module's calls (see types_ucd.h), with CPython 3.11's messages. */
 #include "udf/types_ucd.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -10,17 +9,8 @@
 #include "nrt/unicode.h"
 #include "udf/runtime_ucd.h"
 
-static udf_type fail(udf_re_err *er, int code, udf_loc loc, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static udf_type fail(udf_re_err *er, int code, udf_loc loc, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(er->msg, sizeof er->msg, fmt, ap);
-  va_end(ap);
-  er->code = code;
-  er->loc = loc;
-  return UDF_TY_UNKNOWN;
-}
+/* An error: *er set, and the unknown type. */
+#define fail(er, code, loc, ...) (udf_re_err_set(er, code, loc, __VA_ARGS__), UDF_TY_UNKNOWN)
 
 /* How a function is called: CHAR f(chr); CHAR_DEFAULT f(chr[, default]); FORM_TEXT
  * f(form, unistr); NAME lookup(name). */
@@ -60,7 +50,7 @@ static bool lookup_literal(udf_arena *a, udf_expr *e, udf_re_err *er) {
                                   : nrt_uc_lookup(arg->u.str.data, (size_t)arg->u.str.len, cps);
   if (n == 0) return false; /* not folded */
   char *text = udf_arena_alloc(a, 17);
-  if (!text) return fail(er, NRT_ENOMEM, e->loc, "out of memory"), false;
+  if (!text) return udf_re_err_set(er, NRT_ENOMEM, e->loc, "out of memory"), false;
   size_t len = 0;
   for (size_t i = 0; i < n; i++) len += nrt_utf8_encode(cps[i], text + len);
   text[len] = '\0';
