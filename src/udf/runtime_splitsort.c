@@ -1,11 +1,11 @@
 /* sorted(s.split(), key=len) as one step (codegen_mlist.c fuses the two calls), and
  * sep.join(sorted(s.split(), key=len)) in the write form (codegen_write.c): for a short row
- * whose whitespace is ASCII and whose words are ASCII, the words are read off split's bit mask,
- * their lengths are their byte counts, and they are sorted as integers before anything is made:
- * the list is filled once, in order, with views of the row, or the joined words are written
- * straight into the output row with no list at all. The common case (at most four words) is
- * sorted by a fixed network of min / max. Anything else takes the general path (split, then
- * the stable sort by len). */
+ * whose whitespace is ASCII, the words are read off split's bit mask, their lengths (in an
+ * ASCII row their byte counts) are computed once, and they are sorted as integers before
+ * anything is made: the list is filled once, in order, with views of the row, or the joined
+ * words are written straight into the output row with no list at all. The common case (at most
+ * four words) is sorted by a fixed network of min / max. Anything else takes the general path
+ * (split, then the stable sort by len). */
 #include <string.h>
 
 #include "nrt/str.h"
@@ -22,6 +22,11 @@ static inline uint64_t word_key(uint64_t len, uint64_t index, bool reverse) {
   return ((reverse ? 64 - len : len) << 8) | index;
 }
 
+/* len() of the word s[b, e): its byte count in an ASCII row, else its code points. */
+static inline uint64_t word_len(const char *s, int64_t b, int64_t e, bool ascii) {
+  return (uint64_t)(ascii ? e - b : nrt_str_len(s + b, e - b));
+}
+
 static inline void min_max(uint64_t *a, uint64_t *b) {
   uint64_t x = *a, y = *b;
   *a = x < y ? x : y;
@@ -32,7 +37,8 @@ static inline void min_max(uint64_t *a, uint64_t *b) {
  * their byte ranges [b[k], e[k]) in sorted order. Returns the number of words. At most four:
  * always four ranges (b and e filled for four), the missing words empty with keys above every
  * real key (they sort last), a guard bit standing in for them in the masks. */
-static int64_t sorted_words(uint64_t word, bool reverse, int64_t *b, int64_t *e) {
+static int64_t sorted_words(const char *s, uint64_t word, bool ascii, bool reverse, int64_t *b,
+                            int64_t *e) {
   uint64_t starts = word & ~(word << 1), ends = word & ~(word >> 1);
   int64_t count = nrt_short_popcount(starts), wb[MAX_WORDS], we[MAX_WORDS];
   uint64_t key[MAX_WORDS];
@@ -46,7 +52,8 @@ static int64_t sorted_words(uint64_t word, bool reverse, int64_t *b, int64_t *e)
       we[i] = real ? we_i : 0;
       st = (st & (st - 1)) | guard;
       en = (en & (en - 1)) | guard;
-      key[i] = real ? word_key((uint64_t)(we_i - wb_i), (uint64_t)i, reverse) : UINT64_MAX;
+      uint64_t len = word_len(s, wb[i], we[i], ascii); /* 0 for a missing word */
+      key[i] = real ? word_key(len, (uint64_t)i, reverse) : UINT64_MAX;
     }
     /* in scalars: kept in registers (an array gets vector loads of keys just stored one by
      * one, which cannot be forwarded from the stores) */
@@ -67,7 +74,7 @@ static int64_t sorted_words(uint64_t word, bool reverse, int64_t *b, int64_t *e)
     we[i] = __builtin_ctzll(ends) + 1;
     starts &= starts - 1;
     ends &= ends - 1;
-    uint64_t k = word_key((uint64_t)(we[i] - wb[i]), (uint64_t)i, reverse);
+    uint64_t k = word_key(word_len(s, wb[i], we[i], ascii), (uint64_t)i, reverse);
     int64_t j = i;
     for (; j > 0 && key[j - 1] > k; j--)
       key[j] = key[j - 1];
@@ -88,9 +95,9 @@ int32_t nrt_udf_rt_split_sorted_len(struct nrt_error *err, const nrt_str *s, con
   bool ascii;
   /* a view's pieces are views (a managed s gives managed pieces: the general path) */
   if (!sep && maxsplit < 0 && !s->mi &&
-      nrt_str_split_ws_short_masks(s->data, s->len, &word, &ascii, NULL) && ascii) {
+      nrt_str_split_ws_short_masks(s->data, s->len, &word, &ascii, NULL)) {
     int64_t b[MAX_WORDS], e[MAX_WORDS];
-    int64_t count = sorted_words(word, reverse != 0, b, e);
+    int64_t count = sorted_words(s->data, word, ascii, reverse != 0, b, e);
     int64_t room = count <= 4 ? 4 : count; /* four: every slot is written */
     nrt_str_list *l;
     int rc = nrt_str_list_new(room, &l, err);
@@ -116,7 +123,7 @@ int32_t nrt_udf_rt_write_join_sorted_words(struct nrt_error *err, nrt_col_row_wr
   uint64_t word;
   bool ascii;
   unsigned char bytes[NRT_SHORT_MAX + 16]; /* the row, zero-padded: 16-byte moves of a word */
-  if (!nrt_str_split_ws_short_masks(s->data, s->len, &word, &ascii, bytes) || !ascii) {
+  if (!nrt_str_split_ws_short_masks(s->data, s->len, &word, &ascii, bytes)) {
     nrt_meminfo *list;
     int32_t rc = nrt_udf_rt_split_sorted_len(err, s, NULL, -1, reverse, &list);
     if (rc == NRT_OK) {
@@ -127,7 +134,7 @@ int32_t nrt_udf_rt_write_join_sorted_words(struct nrt_error *err, nrt_col_row_wr
   }
   memset(bytes + NRT_SHORT_MAX + 8, 0, 8);
   int64_t b[MAX_WORDS], e[MAX_WORDS];
-  int64_t count = sorted_words(word, reverse != 0, b, e);
+  int64_t count = sorted_words(s->data, word, ascii, reverse != 0, b, e);
   if (count == 0)
     return NRT_OK;
   /* the words' bytes (one per set bit) and a separator between each two */
