@@ -144,4 +144,12 @@ struct nrt_str_span {
 NRT_STR_HIDDEN bool nrt_str_adjust(const char *s, int64_t len, int64_t start, int64_t end,
                                    struct nrt_str_span *sp);
 
+/* The words of s.split() for a short s (at most NRT_SHORT_MAX bytes) whose whitespace is all
+ * ASCII: bit i of *word set when byte i is not whitespace (a word is a run of set bits);
+ * *ascii when no byte is >= 0x80 (every word's len() is its byte count); bytes (unless NULL,
+ * NRT_SHORT_MAX + 8 bytes) receives s zero-padded. Returns false (nothing set) for a longer s
+ * or one that may hold non-ASCII whitespace. str_split.c */
+NRT_STR_HIDDEN bool nrt_str_split_ws_short_masks(const char *s, int64_t n, uint64_t *word,
+                                                 bool *ascii, unsigned char *bytes);
+
 #endif

@@ -417,6 +417,25 @@ static bool split_ws_short(const nrt_str *s, int64_t maxsplit, bool right, nrt_s
   return true;
 }
 
+bool nrt_str_split_ws_short_masks(const char *s, int64_t n, uint64_t *word, bool *ascii,
+                                  unsigned char *bytes) {
+  if (n > NRT_SHORT_MAX)
+    return false;
+  struct nrt_short_cover c;
+  nrt_short_cover_read(s, n, &c);
+  uint64_t ws;
+  if (!short_spaces(&c, n, &ws))
+    return false;
+  *word = ~ws & (((uint64_t)1 << n) - 1);
+  *ascii = ((c.w[0] | c.w[1] | c.w[2] | c.w[3] | c.tail) & NRT_SHORT_HIGH) == 0;
+  if (bytes) { /* the words past the string are 0; the tail word goes over the first of them */
+    memcpy(bytes, c.w, sizeof c.w);
+    memset(bytes + sizeof c.w, 0, 8);
+    memcpy(bytes + 8 * (n >> 3), &c.tail, 8);
+  }
+  return true;
+}
+
 /* splitlines of a short string without any line boundary: [s] ([] for ""). Returns false
  * (nothing done) when the string may hold one; else the status is in *rc. */
 static bool splitlines_short(const nrt_str *s, nrt_str_list **out, struct nrt_error *err,

@@ -513,9 +513,14 @@ static cg_val method(cg *c, const udf_expr *e) {
     r = rt_str(c, "nrt_udf_rt_strip", "i:pssis", args, 3);
   } else if (m == UDF_M_SPLIT || m == UDF_M_RSPLIT) {
     LLVMValueRef sep = opt_str_ptr(c, ARG(0), &k[0]);
-    LLVMValueRef args[3] = {cg_spill(c, s.v), sep, opt_int(c, ARG(1), -1)};
-    r = cg_rt_list(c, m == UDF_M_SPLIT ? "nrt_udf_rt_split" : "nrt_udf_rt_rsplit", "i:psslq", args,
-                3, UDF_TY_LIST_STR);
+    LLVMValueRef args[4] = {cg_spill(c, s.v), sep, opt_int(c, ARG(1), -1),
+                            cg_i32(c, c->split_sort_len_reverse)};
+    if (c->split_sort_len == e) { /* sorted(s.split(...), key=len): sorted as it is made */
+      c->split_sort_len = NULL;    /* taken (codegen_mlist.c) */
+      r = cg_rt_list(c, "nrt_udf_rt_split_sorted_len", "i:pssliq", args, 4, UDF_TY_LIST_STR);
+    } else
+      r = cg_rt_list(c, m == UDF_M_SPLIT ? "nrt_udf_rt_split" : "nrt_udf_rt_rsplit", "i:psslq",
+                     args, 3, UDF_TY_LIST_STR);
   } else if (m == UDF_M_SPLITLINES) {
     LLVMValueRef keep = ARG(0) ? LLVMBuildZExt(c->b, cg_expr(c, ARG(0)).v, c->i32, "")
                                : cg_i32(c, 0);

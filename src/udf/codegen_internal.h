@@ -117,6 +117,10 @@ typedef struct cg {
   cg_val re_cur;          /* the match re.sub's replacement function is called on (codegen_re.c) */
   LLVMValueRef ret_slot;  /* its value (made on first use) */
   int nlits;
+  /* sorted(s.split(...), key=len): the split call that sorts its own list (codegen_mlist.c),
+   * and the sort's reverse; the split sets it to NULL when it did */
+  const udf_expr *split_sort_len;
+  bool split_sort_len_reverse;
 } cg;
 
 /* ---- errors of the generator itself (limits, impossible trees) */
@@ -198,6 +202,9 @@ cg_val cg_call_expr(cg *c, const udf_expr *e);
 typedef void (*cg_comp_inner_fn)(cg *c, const udf_expr *e, cg_val acc);
 void cg_comp_loops(cg *c, const udf_expr *e, cg_comp_inner_fn inner, cg_val acc);
 cg_val cg_mlist_builtin(cg *c, const udf_expr *e); /* UDF_BI_LIST_APPEND.. (codegen_mlist.c) */
+/* e is sorted(s.split(...), key=len) of a str s with reverse absent or a literal (*reverse):
+ * the split call, else NULL (codegen_mlist.c). Nothing is evaluated between the two calls. */
+const udf_expr *cg_sorted_split_len(const udf_expr *e, bool *reverse);
 /* Lists of numbers (codegen_mlist.c): an item is an nrt_str whose len holds the bits. */
 int cg_nlist_kind(udf_type list);                    /* NRT_UDF_KEY_INT or _FLOAT */
 LLVMValueRef cg_item_ptr(cg *c, cg_val v);           /* %nrt_str* of a str or boxed number */

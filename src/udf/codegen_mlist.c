@@ -192,10 +192,43 @@ static bool key_is_len(const udf_expr *key, const udf_expr *item) {
          udf_type_base(x->type) == UDF_TY_STR;
 }
 
+const udf_expr *cg_sorted_split_len(const udf_expr *e, bool *reverse) {
+  if (e->kind != UDF_E_CALL || e->u.call.ckind != UDF_CALL_BUILTIN ||
+      e->u.call.builtin != UDF_BI_SORTED)
+    return NULL;
+  udf_expr *const *a = e->u.call.cargs;
+  const udf_expr *x = a[0];
+  if (!key_is_len(a[1], a[3]) || (a[2] && a[2]->kind != UDF_E_BOOL) || x->kind != UDF_E_CALL ||
+      x->u.call.ckind != UDF_CALL_METHOD || x->u.call.method != UDF_M_SPLIT ||
+      udf_type_base(x->u.call.receiver->type) != UDF_TY_STR)
+    return NULL;
+  *reverse = a[2] && a[2]->u.bval;
+  return x;
+}
+
+/* sorted(s.split(...), key=len): the split sorts its list as it makes it
+ * (nrt_udf_rt_split_sorted_len). */
+static bool fuse_split_sort_len(cg *c, const udf_expr *e) {
+  bool reverse;
+  const udf_expr *x = cg_sorted_split_len(e, &reverse);
+  if (!x)
+    return false;
+  c->split_sort_len = x;
+  c->split_sort_len_reverse = reverse;
+  return true;
+}
+
 static cg_val keyed(cg *c, const udf_expr *e) {
   udf_expr *const *a = e->u.call.cargs;
   udf_builtin b = e->u.call.builtin;
+  /* restored after: a fused sorted() may sit inside another's split (its receiver) */
+  const udf_expr *outer = c->split_sort_len;
+  bool outer_reverse = c->split_sort_len_reverse;
+  bool fused = fuse_split_sort_len(c, e);
   cg_val list = keyed_items(c, e);
+  fused = fused && !c->split_sort_len; /* the split took it: its list is sorted */
+  c->split_sort_len = outer;
+  c->split_sort_len_reverse = outer_reverse;
   /* The other arguments are evaluated before the call runs (the key function per item). */
   cg_val third = {NULL, UDF_TY_NONE, false};
   if (a[2])
@@ -208,7 +241,9 @@ static cg_val keyed(cg *c, const udf_expr *e) {
     keys = compute_keys(c, a[1], a[3]->u.name.var, list);
   cg_val r;
   LLVMValueRef kind = cg_i32(c, numbers ? cg_nlist_kind(list.type) : 0);
-  if (sort_len) {
+  if (sort_len && fused) {
+    r = none_value(c);
+  } else if (sort_len) {
     LLVMValueRef rev = a[2] ? LLVMBuildZExt(c->b, third.v, c->i32, "") : cg_i32(c, 0);
     LLVMValueRef args[2] = {list.v, rev};
     rt_do(c, "nrt_udf_rt_mlist_sort_len", "i:ppi", args, 2);

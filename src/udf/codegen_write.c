@@ -270,6 +270,22 @@ static bool write_join(cg *c, const udf_expr *e) {
       (x->u.call.ncargs == 0 || !x->u.call.cargs[0] || x->u.call.cargs[0]->kind == UDF_E_NONE) &&
       (x->u.call.ncargs < 2 || !x->u.call.cargs[1]))
     return false; /* sep.join(s.split()): the words joined without a list (codegen_call.c) */
+  bool reverse;
+  const udf_expr *split = cg_sorted_split_len(x, &reverse);
+  if (split && split->u.call.receiver->type == UDF_TY_STR &&
+      (split->u.call.ncargs == 0 || !split->u.call.cargs[0] ||
+       split->u.call.cargs[0]->kind == UDF_E_NONE) &&
+      (split->u.call.ncargs < 2 || !split->u.call.cargs[1])) {
+    /* sep.join(sorted(s.split(), key=len)): the words sorted and written, no list */
+    cg_val sep = cg_expr(c, e->u.call.receiver);
+    cg_val s = cg_expr(c, split->u.call.receiver);
+    LLVMValueRef args[5] = {c->err, c->writer, cg_spill(c, sep.v), cg_spill(c, s.v),
+                            cg_i32(c, reverse)};
+    cg_check(c, cg_call(c, "nrt_udf_rt_write_join_sorted_words", "i:ppssi", args, 5));
+    cg_release(c, s);
+    cg_release(c, sep);
+    return true;
+  }
   cg_val sep = cg_expr(c, e->u.call.receiver);
   cg_val xs = cg_expr(c, e->u.call.cargs[0]);
   LLVMValueRef args[4] = {c->err, c->writer, cg_spill(c, sep.v), xs.v};

@@ -143,6 +143,14 @@ int32_t nrt_udf_rt_mlist_sort(struct nrt_error *err, nrt_meminfo *list, nrt_memi
                               int32_t reverse);
 /* xs.sort(key=len, reverse=...) of a list of str (runtime_sortkeys.c). */
 int32_t nrt_udf_rt_mlist_sort_len(struct nrt_error *err, nrt_meminfo *list, int32_t reverse);
+/* sorted(s.split(sep, maxsplit), key=len, reverse=...) as one call, and
+ * sep.join(sorted(s.split(), key=len, reverse=...)) written into the row
+ * (runtime_splitsort.c). */
+int32_t nrt_udf_rt_split_sorted_len(struct nrt_error *err, const nrt_str *s, const nrt_str *sep,
+                                    int64_t maxsplit, int32_t reverse, nrt_meminfo **out);
+int32_t nrt_udf_rt_write_join_sorted_words(struct nrt_error *err, nrt_col_row_writer *w,
+                                           const nrt_str *sep, const nrt_str *s,
+                                           int32_t reverse);
 /* min/max by keys (NULL: by the items): a new reference to the item, or to *dflt when empty
  * (NULL: ValueError "max() arg is an empty sequence"). */
 int32_t nrt_udf_rt_mlist_pick(struct nrt_error *err, nrt_meminfo *list, nrt_meminfo *keys,
