@@ -188,6 +188,7 @@ static int build(nrt_udf *u, const udf_module *mod, const struct nrt_udf_options
   /* A large module gets the quick tier (see NRT_UDF_QUICK_INSTRUCTIONS in nrt/udf.h). */
   if (!rc) {
     u->info.instructions = count_instructions(m);
+    u->info.huge = huge;
     u->info.quick = huge || u->info.instructions > NRT_UDF_QUICK_INSTRUCTIONS;
   }
   if (!rc && !o->no_optimize) {
