@@ -17,16 +17,17 @@
  * 10x of nodes; here it grows more as the modules leave the caches, and no compiler on LLVM
  * can grow slower than its module's floor.
  *
- * Columns: the instructions after pruning and the tier chosen (O2, quick or huge: nrt/udf.h,
- * NRT_UDF_QUICK_INSTRUCTIONS; each has its own pipeline); cpu_ms and us/node; the stages (front end, code generation with
- * the pre-prune pipeline, refprune, LLVM's optimisation pipeline, machine code: the minimum
- * wall time of each over the runs); "per 10x": the growth of cpu_ms per 10x of nodes,
- * (t2/t1)^(1/log10(n2/n1)), from the size 10x smaller (else from the previous size) compiled
- * by the same tier, blank when there is none; linear is 10x and the goal at most 12x;
- * floor_ms and "floor 10x": the floor's time and its growth over the same span; "rel 10x":
- * the compiler's growth over the floor's (1.0: the compiler is as linear as the machine
- * allows). Each compiled UDF is called once and its result checked. After each family, the
- * growth of each floor operation over the sizes of the largest size's tier.
+ * Columns: the instructions after pruning and the tier chosen (O2, quick, or huge: the quick
+ * tier's form for a huge module; nrt/udf.h, NRT_UDF_QUICK_INSTRUCTIONS); cpu_ms and us/node;
+ * the stages (front end, code generation with the pre-prune pipeline, refprune, LLVM's
+ * optimisation pipeline, machine code: the minimum wall time of each over the runs); "per
+ * 10x": the growth of cpu_ms per 10x of nodes, (t2/t1)^(1/log10(n2/n1)), from the size 10x
+ * smaller (else from the previous size) compiled by the same tier (O2, or quick including
+ * huge: O2 against quick is a cliff of some 4x), blank when there is none; linear is 10x and
+ * the goal at most 12x; floor_ms and "floor 10x": the floor's time and its growth over the same
+ * span; "rel 10x": the compiler's growth over the floor's (1.0: the compiler is as linear as
+ * the machine allows). Each compiled UDF is called once and its result checked. After each
+ * family, the growth of each floor operation over the sizes of the largest size's tier.
  * usage: bench_udf_compile [MAX_NODES [RUNS [FAMILY]]] */
 #include <math.h>
 #include <stdio.h>
@@ -81,7 +82,8 @@ static int check_result(enum udf_prog_family f, int n, const nrt_value *r) {
   return 1;
 }
 
-#define STAGE_MIN(field) s->stage_min.field = i->field < s->stage_min.field ? i->field : s->stage_min.field
+#define STAGE_MIN(field)                                                                    \
+  s->stage_min.field = i->field < s->stage_min.field ? i->field : s->stage_min.field
 
 /* One compilation of row s (timed), its call, then one timing of its floor. */
 static int sample(enum udf_prog_family f, struct row *s) {
@@ -135,12 +137,14 @@ static double growth(double t1, double t2, int n1, int n2) {
   return pow(t2 / t1, 1.0 / log10((double)n2 / n1));
 }
 
-/* The row that row k's growth is measured from: 10x smaller, else the previous one, of the
- * same tier; -1 if none. */
+/* The quick tier's huge form counts as the quick tier: its cheaper pipeline is what a program
+ * of that size gets. */
 static int same_tier(const struct row *a, const struct row *b) {
-  return a->info.quick == b->info.quick && a->info.huge == b->info.huge;
+  return a->info.quick == b->info.quick;
 }
 
+/* The row that row k's growth is measured from: 10x smaller, else the previous one, of the
+ * same tier; -1 if none. */
 static int base_row(const struct row *r, int k) {
   for (int j = k - 1; j >= 0; j--)
     if (same_tier(&r[j], &r[k]) && r[j].nodes * 10 <= r[k].nodes)
@@ -215,8 +219,8 @@ static int run_family(enum udf_prog_family f, int max_nodes, int runs, double *w
     printf("%-11s %7d %7d %8zu %5s %10.1f %9.2f %8.1f %9.1f %7.1f %9.1f %8.1f %8s %9.1f %9s "
            "%7s\n",
            udf_prog_names[f], s->nodes, s->units, s->info.instructions,
-           s->info.huge ? "huge" : s->info.quick ? "quick" : "O2", ms[k], ms[k] * 1e3 / s->nodes, m->front_ms,
-           m->codegen_ms, m->prune_ms, m->optimize_ms, m->jit_ms, g, fl[k], fg, rel);
+           s->info.huge ? "huge" : s->info.quick ? "quick" : "O2", ms[k], ms[k] * 1e3 / s->nodes,
+           m->front_ms, m->codegen_ms, m->prune_ms, m->optimize_ms, m->jit_ms, g, fl[k], fg, rel);
   }
   /* Each floor operation's growth over the largest tier's span. */
   int lo = -1, hi = nrows - 1;
