@@ -59,6 +59,8 @@ struct nrt_udf_compile_info {
   size_t normalized;    /* decrefs moved by the normalise sub-pass */
   size_t instructions;  /* LLVM instructions after pruning, before optimisation */
   bool quick;           /* compiled by the quick tier (NRT_UDF_QUICK_INSTRUCTIONS) */
+  bool huge;            /* ... by its cheaper form for a huge module (some 4 times as many
+                         * instructions as code generation leaves them): implies quick */
 };
 
 /* LLVM's optimiser and code generator take time that grows faster than the code they are

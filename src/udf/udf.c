@@ -104,9 +104,12 @@ static size_t count_instructions(LLVMModuleRef m) {
  * whose time grows faster than the function (measured on an elif chain of thousands of
  * branches: InstCombine's and SimplifyCFG's grow about as n^1.7), and the row wrappers call
  * the entry instead of inlining it, since cloning a function of this size costs as much as
- * compiling it again. SROA still makes the variables SSA values for refprune. */
+ * compiling it again. mem2reg still makes the variables SSA values for refprune (SROA would
+ * too, at twice the time, splitting each str variable into its fields: a third more
+ * instructions for the passes and machine code after it), and early-cse gives a value loaded
+ * twice one SSA name, so that its increfs and decrefs pair up. */
 #define HUGE_INSTRUCTIONS (4 * (size_t)NRT_UDF_QUICK_INSTRUCTIONS)
-#define HUGE_PRE_PRUNE "always-inline,function(sroa,early-cse)"
+#define HUGE_PRE_PRUNE "always-inline,function(mem2reg,early-cse)"
 #define HUGE_PIPELINE "always-inline" /* the refcount operations */
 
 /* For a huge module: the row wrappers call their entry (codegen.c marks it alwaysinline for
@@ -185,6 +188,7 @@ static int build(nrt_udf *u, const udf_module *mod, const struct nrt_udf_options
   /* A large module gets the quick tier (see NRT_UDF_QUICK_INSTRUCTIONS in nrt/udf.h). */
   if (!rc) {
     u->info.instructions = count_instructions(m);
+    u->info.huge = huge;
     u->info.quick = huge || u->info.instructions > NRT_UDF_QUICK_INSTRUCTIONS;
   }
   if (!rc && !o->no_optimize) {

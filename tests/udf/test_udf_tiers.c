@@ -70,7 +70,7 @@ static bool expected(enum udf_prog_family f, int n, const char *row, nrt_str got
   return (size_t)got.len == strlen(want) && memcmp(got.data, want, strlen(want)) == 0;
 }
 
-static void check_family(enum udf_prog_family f, int n, bool quick) {
+static void check_family(enum udf_prog_family f, int n, bool quick, bool huge) {
   struct check_live before = check_live_now();
   size_t len = 0;
   char *src = udf_prog_source(f, n, &len);
@@ -87,6 +87,7 @@ static void check_family(enum udf_prog_family f, int n, bool quick) {
   }
   const struct nrt_udf_compile_info *info = nrt_udf_info(u);
   CHECK_EQ_INT(info->quick, quick);
+  CHECK_EQ_INT(info->huge, huge);
   CHECK_EQ_INT(info->instructions > NRT_UDF_QUICK_INSTRUCTIONS, quick);
   nrt_column *in = input();
   for (int form = 0; form < 2; form++)
@@ -109,13 +110,14 @@ static void check_family(enum udf_prog_family f, int n, bool quick) {
 }
 
 int main(void) {
-  check_family(UDF_PROG_STATEMENTS, 5, false);
-  check_family(UDF_PROG_LONG, 4, false);
-  check_family(UDF_PROG_STATEMENTS, 600, true); /* some 22,000 instructions */
-  check_family(UDF_PROG_LONG, 700, true);
-  check_family(UDF_PROG_ELIF, 3, false);
-  check_family(UDF_PROG_ELIF, 3000, true); /* deeper than recursion over the chain could go */
-  check_family(UDF_PROG_STATEMENTS, 1000, true); /* huge: the wrappers call the entry */
-  check_family(UDF_PROG_NEST, 190, false);       /* 2^95 checks when typed twice per level */
+  check_family(UDF_PROG_STATEMENTS, 5, false, false);
+  check_family(UDF_PROG_LONG, 4, false, false);
+  check_family(UDF_PROG_STATEMENTS, 600, true, false); /* some 22,000 instructions */
+  check_family(UDF_PROG_LONG, 700, true, false);
+  check_family(UDF_PROG_ELIF, 3, false, false);
+  /* Deeper than recursion over the chain could go. */
+  check_family(UDF_PROG_ELIF, 3000, true, true);
+  check_family(UDF_PROG_STATEMENTS, 1000, true, true); /* huge: the wrappers call the entry */
+  check_family(UDF_PROG_NEST, 190, false, false); /* 2^95 checks when typed twice per level */
   return check_finish("test_udf_tiers");
 }
