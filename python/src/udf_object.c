@@ -233,7 +233,8 @@ static PyObject *compiled_get_info(PyObject *self, void *unused) {
       put_z(d, "pruned_fanout", i->pruned_fanout) ||
       put_z(d, "pruned_fanout_raise", i->pruned_fanout_raise) ||
       put_z(d, "normalized", i->normalized) || put_z(d, "instructions", i->instructions) ||
-      PyDict_SetItemString(d, "quick", i->quick ? Py_True : Py_False)) {
+      PyDict_SetItemString(d, "quick", i->quick ? Py_True : Py_False) ||
+      PyDict_SetItemString(d, "huge", i->huge ? Py_True : Py_False)) {
     Py_DECREF(d);
     return NULL;
   }

@@ -130,7 +130,11 @@ def test_large_udf_compiles_quick():
     body = "".join("    x = x + 'a'\n" for _ in range(600))
     f = nrt.udf("def f(s):\n    x = s\n" + body + "    return x\n")
     assert f(["ab", "", "ß"]) == ["ab" + "a" * 600, "a" * 600, "ß" + "a" * 600]
-    assert f.info["quick"] is True
+    assert f.info["quick"] is True and f.info["huge"] is False
+    body = "".join("    x = x + 'a'\n" for _ in range(3000))
+    g = nrt.udf("def g(s):\n    x = s\n" + body + "    return x\n")
+    assert g(["b"]) == ["b" + "a" * 3000]
+    assert g.info["quick"] is True and g.info["huge"] is True
 
 
 def test_pickle_round_trip():
