@@ -2,6 +2,7 @@
  * PyLong_FromUnicodeObject and PyLong_FromString), over int64. */
 #include "str/convert_internal.h"
 
+#include "core/error_discard.h"
 #include "nrt/unicode.h"
 
 int64_t nrt_str_from_int64_size(int64_t v) {
@@ -113,7 +114,9 @@ static int digit_value(int ch) {
 /* The common case without the general machinery: ASCII whitespace, a sign, 1..18 ASCII
  * digits (no overflow possible), ASCII whitespace. Anything else (underscores, non-ASCII,
  * base 0 with a leading zero, long literals, errors) goes the general way. */
-static bool fast_decimal(const char *s, int64_t len, int base, int64_t *out) {
+enum fast_outcome { FAST_UNKNOWN, FAST_OK, FAST_INVALID };
+
+static enum fast_outcome fast_decimal(const char *s, int64_t len, int base, int64_t *out) {
   int64_t i = 0;
   while (i < len && is_ascii_space((unsigned char)s[i]))
     i++;
@@ -125,14 +128,22 @@ static bool fast_decimal(const char *s, int64_t len, int base, int64_t *out) {
   while (i < len && s[i] >= '0' && s[i] <= '9' && i - start < 18)
     v = v * 10 + (s[i++] - '0');
   int64_t digits = i - start;
-  if (digits == 0 || (base == 0 && s[start] == '0' && digits > 1))
-    return false;
+  if (digits == 0) {
+    /* Base 10 with the end or an ASCII character that is no digit where the digits should
+     * begin: invalid (fast_reject's answer, as a word gets it, without a second look). A
+     * non-ASCII byte may be a digit or a space of another script: the general way. */
+    if (base == 10 && (start == len || (unsigned char)s[start] < 0x7f))
+      return FAST_INVALID;
+    return FAST_UNKNOWN;
+  }
+  if (base == 0 && s[start] == '0' && digits > 1)
+    return FAST_UNKNOWN;
   while (i < len && is_ascii_space((unsigned char)s[i]))
     i++;
   if (i != len)
-    return false;
+    return FAST_UNKNOWN;
   *out = negative ? -v : v;
-  return true;
+  return FAST_OK;
 }
 
 /* Base 10 text that cannot be a literal, found without the general machinery: after
@@ -153,6 +164,11 @@ static bool fast_reject(const char *s, int64_t len) {
 }
 
 static int invalid_literal(const char *s, int64_t len, int base, struct nrt_error *err) {
+  if (err && nrt_error_discarding()) { /* a message nobody reads: not even its prefix */
+    err->code = NRT_EVALUE;
+    err->message[0] = '\0';
+    return NRT_EVALUE;
+  }
   /* The base (0 to 36) by hand: snprintf's cost would be most of a failing row's. */
   static const char head[] = "invalid literal for int() with base ";
   char prefix[sizeof head + 4];
@@ -173,8 +189,13 @@ int nrt_str_to_int64(const char *s, int64_t len, int base, int64_t *out,
     return nrt_error_set(err, NRT_EVALUE, "int() base must be >= 2 and <= 36, or 0");
   if (len < 0)
     return nrt_error_set(err, NRT_EINVAL, "int(): negative length");
-  if ((base == 10 || base == 0) && fast_decimal(s, len, base, out))
-    return NRT_OK;
+  if (base == 10 || base == 0) {
+    enum fast_outcome f = fast_decimal(s, len, base, out);
+    if (f == FAST_OK)
+      return NRT_OK;
+    if (f == FAST_INVALID)
+      return invalid_literal(s, len, base, err);
+  }
   if (base == 10 && fast_reject(s, len))
     return invalid_literal(s, len, base, err);
   const int orig_base = base;
