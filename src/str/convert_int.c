@@ -47,7 +47,13 @@ struct cursor {
   int64_t len;
   int64_t pos;  /* byte offset of the current character */
   bool stopped; /* the mapped text ended with '?' before pos */
+  /* The current character once mapped (memo_pos == pos): peek and advance each ask for it,
+   * and decoding a non-ASCII character with its table lookups is most of a row's parse. */
+  int64_t memo_pos, memo_next;
+  int memo_ch;
 };
+
+#define CURSOR(s, len) {(s), (len), 0, false, -1, 0, 0}
 
 /* The mapped character at byte offset pos and the offset after it. */
 static int mapped_at(const struct cursor *c, int64_t pos, int64_t *next) {
@@ -71,14 +77,24 @@ static int mapped_at(const struct cursor *c, int64_t pos, int64_t *next) {
   return '?';
 }
 
-static int peek(const struct cursor *c) {
-  int64_t next;
-  return mapped_at(c, c->pos, &next);
+/* The mapped character at the cursor, and the offset after it in *next. */
+static int current(struct cursor *c, int64_t *next) {
+  if (c->memo_pos != c->pos) {
+    c->memo_ch = mapped_at(c, c->pos, &c->memo_next);
+    c->memo_pos = c->pos;
+  }
+  *next = c->memo_next;
+  return c->memo_ch;
 }
 
-static int peek2(const struct cursor *c) {
+static int peek(struct cursor *c) {
+  int64_t next;
+  return current(c, &next);
+}
+
+static int peek2(struct cursor *c) {
   int64_t next, next2;
-  int ch = mapped_at(c, c->pos, &next);
+  int ch = current(c, &next);
   if (ch == CH_END || ch == '?')
     return CH_END;
   return mapped_at(c, next, &next2);
@@ -86,7 +102,7 @@ static int peek2(const struct cursor *c) {
 
 static void advance(struct cursor *c) {
   int64_t next;
-  int ch = mapped_at(c, c->pos, &next);
+  int ch = current(c, &next);
   if (ch == '?')
     c->stopped = true; /* the mapped text ends here */
   c->pos = next;
@@ -131,10 +147,17 @@ static enum fast_outcome fast_decimal(const char *s, int64_t len, int base, int6
   if (digits == 0) {
     /* Base 10 with the end or an ASCII character that is no digit where the digits should
      * begin: invalid (fast_reject's answer, as a word gets it, without a second look). A
-     * non-ASCII byte may be a digit or a space of another script: the general way. */
-    if (base == 10 && (start == len || (unsigned char)s[start] < 0x7f))
+     * non-ASCII character may be a digit or a space of another script: the general way. */
+    if (base != 10)
+      return FAST_UNKNOWN;
+    if (start == len || (unsigned char)s[start] < 0x7f)
       return FAST_INVALID;
-    return FAST_UNKNOWN;
+    /* A character of another script that is neither a space nor a decimal digit maps to
+     * '?': invalid too, decoded once. */
+    int k;
+    uint32_t cp = nrt_u8_dec(s + start, &k);
+    return nrt_str_is_space_cp(cp) || nrt_uc_decimal_value(cp) >= 0 ? FAST_UNKNOWN
+                                                                      : FAST_INVALID;
   }
   if (base == 0 && s[start] == '0' && digits > 1)
     return FAST_UNKNOWN;
@@ -150,7 +173,7 @@ static enum fast_outcome fast_decimal(const char *s, int64_t len, int base, int6
  * whitespace and a sign, the end or a character that is no digit (most failing rows: words,
  * in any script). One look at the first such character. */
 static bool fast_reject(const char *s, int64_t len) {
-  struct cursor c = {s, len, 0, false};
+  struct cursor c = CURSOR(s, len);
   int ch = peek(&c);
   while (is_ascii_space(ch)) {
     advance(&c);
@@ -199,7 +222,7 @@ int nrt_str_to_int64(const char *s, int64_t len, int base, int64_t *out,
   if (base == 10 && fast_reject(s, len))
     return invalid_literal(s, len, base, err);
   const int orig_base = base;
-  struct cursor c = {s, len, 0, false};
+  struct cursor c = CURSOR(s, len);
   bool negative = false, error_if_nonzero = false;
 
   while (is_ascii_space(peek(&c)))
