@@ -262,7 +262,9 @@ int nrt_col_builder_row_null(nrt_col_builder *b, nrt_col_row_writer *w) {
     return rc;
   /* The null took no bytes, so the row begins again where the dropped one began, when there
    * is room for its slot (what row_begin's prepare() would make). */
-  size_t width = colb_value_width(b->type);
+  size_t width = b->type == NRT_COL_UTF8         ? 4
+                 : b->type == NRT_COL_LARGE_UTF8 ? 8
+                                                 : sizeof(nrt_col_view); /* w->row: a string type */
   if (w->row && w->builder == b && b->values.cap - b->values.used >= width) {
     w->pos = w->row;
     return NRT_OK;
