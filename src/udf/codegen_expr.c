@@ -271,7 +271,12 @@ static LLVMValueRef in_ascii_literal(cg *c, LLVMValueRef xd, LLVMValueRef xl,
   LLVMValueRef in_set = LLVMBuildAnd(c->b, one,
                                      ascii_set_bit(c, set, LLVMBuildZExt(c->b, lead, c->i64, "")),
                                      "");
-  LLVMBuildCondBr(c->b, LLVMBuildOr(c->b, one, high, ""), done, search);
+  LLVMValueRef br = LLVMBuildCondBr(c->b, LLVMBuildOr(c->b, one, high, ""), done, search);
+  /* One branch, not one per condition (which the code generator would make of an `or`): for
+   * a character the first test depends on its width, the second on its lead byte. */
+  static const char unpredictable[] = "unpredictable";
+  LLVMSetMetadata(br, LLVMGetMDKindIDInContext(c->ctx, unpredictable, sizeof unpredictable - 1),
+                  LLVMMDNodeInContext(c->ctx, NULL, 0));
   cg_at(c, search);
   LLVMValueRef args[4] = {cg_cstr(c, lit->data, (size_t)lit->len), cg_i64(c, lit->len), xd, xl};
   LLVMValueRef found = cg_bool_of_c(c, cg_call(c, "nrt_str_contains", "b:plpl", args, 4));
