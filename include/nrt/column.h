@@ -374,6 +374,11 @@ static inline char *nrt_col_row_room(nrt_col_row_writer *w, size_t n, struct nrt
 NRT_API int nrt_col_builder_row_end(nrt_col_builder *b, nrt_col_row_writer *w,
                                     struct nrt_error *err);
 
+/* Appends a null row instead of the row being written in w (its bytes so far are dropped) and
+ * begins the next one in w: nrt_col_builder_append_null then nrt_col_builder_row_begin, without
+ * the begin's work when the writer can simply start over. Returns the sticky status. */
+NRT_API int nrt_col_builder_row_null(nrt_col_builder *b, nrt_col_row_writer *w);
+
 /* Appends a number / bool to an INT64 / FLOAT64 / BOOL builder (else sticky NRT_EINVAL). */
 NRT_API int nrt_col_builder_append_int64(nrt_col_builder *b, int64_t v);
 NRT_API int nrt_col_builder_append_float64(nrt_col_builder *b, double v);

@@ -552,7 +552,40 @@ int nrt_col_builder_append_bool(nrt_col_builder *b, bool v) {
   return NRT_OK;
 }
 
+/* append_null's common case once a bitmap exists: room for the row's bit (the bitmap is
+ * zeroed past its used bytes, so the bit is clear already) and for its slot. False when the
+ * general path must run. */
+static inline bool append_null_fast(nrt_col_builder *b) {
+  size_t byte = (size_t)(b->length >> 3), room = b->values.cap - b->values.used;
+  if (b->status || !b->validity.data || byte >= b->validity.cap)
+    return false;
+  char *slot = b->values.data + b->values.used;
+  switch (b->type) {
+  case NRT_COL_UTF8:
+    if (room < 4)
+      return false;
+    memcpy(slot, slot - 4, 4); /* an empty string: the previous offset again */
+    b->values.used += 4;
+    break;
+  case NRT_COL_UTF8_VIEW:
+    if (room < sizeof(nrt_col_view))
+      return false;
+    memset(slot, 0, sizeof(nrt_col_view));
+    b->values.used += sizeof(nrt_col_view);
+    break;
+  default:
+    return false;
+  }
+  if (byte >= b->validity.used)
+    b->validity.used = byte + 1;
+  b->null_count++;
+  b->length++;
+  return true;
+}
+
 int nrt_col_builder_append_null(nrt_col_builder *b) {
+  if (append_null_fast(b))
+    return NRT_OK;
   if (b->status)
     return b->status;
   if (!b->validity.data) {

@@ -189,8 +189,16 @@ static inline uint64_t low_bytes(uint64_t x, int64_t n) {
  * this row and the next (so the next row is begun by moving the cursor); an inline view's
  * bytes are read as two words, which the region's room (16 bytes past the row) allows. */
 int nrt_col_builder_row_end(nrt_col_builder *b, nrt_col_row_writer *w, struct nrt_error *err) {
-  if (__builtin_expect(b->status != NRT_OK || b->validity.data != NULL || !w->row, 0))
+  if (__builtin_expect(b->status != NRT_OK || !w->row, 0))
     return row_end_general(b, w, err);
+  if (b->validity.data) { /* after a null: the row's bit, in the zeroed bitmap's room */
+    size_t byte = (size_t)(b->length >> 3);
+    if (byte >= b->validity.cap)
+      return row_end_general(b, w, err);
+    b->validity.data[byte] |= (char)(1u << (b->length & 7));
+    if (byte >= b->validity.used)
+      b->validity.used = byte + 1;
+  }
   int64_t len = w->pos - w->row;
   size_t room = b->values.cap - b->values.used;
   switch (b->type) {
@@ -246,4 +254,20 @@ int nrt_col_builder_row_end(nrt_col_builder *b, nrt_col_row_writer *w, struct nr
     break;
   }
   return row_end_general(b, w, err);
+}
+
+int nrt_col_builder_row_null(nrt_col_builder *b, nrt_col_row_writer *w) {
+  int rc = nrt_col_builder_append_null(b);
+  if (rc)
+    return rc;
+  /* The null took no bytes, so the row begins again where the dropped one began, when there
+   * is room for its slot (what row_begin's prepare() would make). */
+  size_t width = b->type == NRT_COL_UTF8         ? 4
+                 : b->type == NRT_COL_LARGE_UTF8 ? 8
+                                                 : sizeof(nrt_col_view); /* w->row: a string type */
+  if (w->row && w->builder == b && b->values.cap - b->values.used >= width) {
+    w->pos = w->row;
+    return NRT_OK;
+  }
+  return nrt_col_builder_row_begin(b, w, NULL);
 }

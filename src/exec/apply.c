@@ -201,10 +201,7 @@ static void drop_builder(struct apply_job *job, nrt_col_builder *b) {
 /* A null row; a writing apply then begins the next row in w again. */
 static int append_null_row(const struct apply_job *job, nrt_col_builder *b,
                            nrt_col_row_writer *w) {
-  int rc = nrt_col_builder_append_null(b);
-  if (rc == NRT_OK && job->write)
-    rc = nrt_col_builder_row_begin(b, w, NULL);
-  return rc;
+  return job->write ? nrt_col_builder_row_null(b, w) : nrt_col_builder_append_null(b);
 }
 
 /* call_row's status for a row whose failure stops the chunk (recorded already). */
@@ -258,7 +255,8 @@ static inline int call_row(struct apply_job *job, struct apply_chunk *c, nrt_col
   }
   if (job->errors_as_null && rc != NRT_ENOMEM) {
     c->failed_rows++;
-    chunk_error(job, c, i, rc, e->message, 0);
+    if (c->error_row < 0) /* only a chunk's first failure is kept */
+      chunk_error(job, c, i, rc, e->message, 0);
     return append_null_row(job, b, w);
   }
   chunk_error(job, c, i, rc, e->message, 1);

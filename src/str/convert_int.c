@@ -2,6 +2,7 @@
  * PyLong_FromUnicodeObject and PyLong_FromString), over int64. */
 #include "str/convert_internal.h"
 
+#include "core/error_discard.h"
 #include "nrt/unicode.h"
 
 int64_t nrt_str_from_int64_size(int64_t v) {
@@ -46,7 +47,13 @@ struct cursor {
   int64_t len;
   int64_t pos;  /* byte offset of the current character */
   bool stopped; /* the mapped text ended with '?' before pos */
+  /* The current character once mapped (memo_pos == pos): peek and advance each ask for it,
+   * and decoding a non-ASCII character with its table lookups is most of a row's parse. */
+  int64_t memo_pos, memo_next;
+  int memo_ch;
 };
+
+#define CURSOR(s, len) {(s), (len), 0, false, -1, 0, 0}
 
 /* The mapped character at byte offset pos and the offset after it. */
 static int mapped_at(const struct cursor *c, int64_t pos, int64_t *next) {
@@ -70,14 +77,24 @@ static int mapped_at(const struct cursor *c, int64_t pos, int64_t *next) {
   return '?';
 }
 
-static int peek(const struct cursor *c) {
-  int64_t next;
-  return mapped_at(c, c->pos, &next);
+/* The mapped character at the cursor, and the offset after it in *next. */
+static int current(struct cursor *c, int64_t *next) {
+  if (c->memo_pos != c->pos) {
+    c->memo_ch = mapped_at(c, c->pos, &c->memo_next);
+    c->memo_pos = c->pos;
+  }
+  *next = c->memo_next;
+  return c->memo_ch;
 }
 
-static int peek2(const struct cursor *c) {
+static int peek(struct cursor *c) {
+  int64_t next;
+  return current(c, &next);
+}
+
+static int peek2(struct cursor *c) {
   int64_t next, next2;
-  int ch = mapped_at(c, c->pos, &next);
+  int ch = current(c, &next);
   if (ch == CH_END || ch == '?')
     return CH_END;
   return mapped_at(c, next, &next2);
@@ -85,7 +102,7 @@ static int peek2(const struct cursor *c) {
 
 static void advance(struct cursor *c) {
   int64_t next;
-  int ch = mapped_at(c, c->pos, &next);
+  int ch = current(c, &next);
   if (ch == '?')
     c->stopped = true; /* the mapped text ends here */
   c->pos = next;
@@ -113,7 +130,9 @@ static int digit_value(int ch) {
 /* The common case without the general machinery: ASCII whitespace, a sign, 1..18 ASCII
  * digits (no overflow possible), ASCII whitespace. Anything else (underscores, non-ASCII,
  * base 0 with a leading zero, long literals, errors) goes the general way. */
-static bool fast_decimal(const char *s, int64_t len, int base, int64_t *out) {
+enum fast_outcome { FAST_UNKNOWN, FAST_OK, FAST_INVALID };
+
+static enum fast_outcome fast_decimal(const char *s, int64_t len, int base, int64_t *out) {
   int64_t i = 0;
   while (i < len && is_ascii_space((unsigned char)s[i]))
     i++;
@@ -125,21 +144,36 @@ static bool fast_decimal(const char *s, int64_t len, int base, int64_t *out) {
   while (i < len && s[i] >= '0' && s[i] <= '9' && i - start < 18)
     v = v * 10 + (s[i++] - '0');
   int64_t digits = i - start;
-  if (digits == 0 || (base == 0 && s[start] == '0' && digits > 1))
-    return false;
+  if (digits == 0) {
+    /* Base 10 with the end or an ASCII character that is no digit where the digits should
+     * begin: invalid (fast_reject's answer, as a word gets it, without a second look). A
+     * non-ASCII character may be a digit or a space of another script: the general way. */
+    if (base != 10)
+      return FAST_UNKNOWN;
+    if (start == len || (unsigned char)s[start] < 0x7f)
+      return FAST_INVALID;
+    /* A character of another script that is neither a space nor a decimal digit maps to
+     * '?': invalid too, decoded once. */
+    int k;
+    uint32_t cp = nrt_u8_dec(s + start, &k);
+    return nrt_str_is_space_cp(cp) || nrt_uc_decimal_value(cp) >= 0 ? FAST_UNKNOWN
+                                                                      : FAST_INVALID;
+  }
+  if (base == 0 && s[start] == '0' && digits > 1)
+    return FAST_UNKNOWN;
   while (i < len && is_ascii_space((unsigned char)s[i]))
     i++;
   if (i != len)
-    return false;
+    return FAST_UNKNOWN;
   *out = negative ? -v : v;
-  return true;
+  return FAST_OK;
 }
 
 /* Base 10 text that cannot be a literal, found without the general machinery: after
  * whitespace and a sign, the end or a character that is no digit (most failing rows: words,
  * in any script). One look at the first such character. */
 static bool fast_reject(const char *s, int64_t len) {
-  struct cursor c = {s, len, 0, false};
+  struct cursor c = CURSOR(s, len);
   int ch = peek(&c);
   while (is_ascii_space(ch)) {
     advance(&c);
@@ -153,6 +187,11 @@ static bool fast_reject(const char *s, int64_t len) {
 }
 
 static int invalid_literal(const char *s, int64_t len, int base, struct nrt_error *err) {
+  if (err && nrt_error_discarding()) { /* a message nobody reads: not even its prefix */
+    err->code = NRT_EVALUE;
+    err->message[0] = '\0';
+    return NRT_EVALUE;
+  }
   /* The base (0 to 36) by hand: snprintf's cost would be most of a failing row's. */
   static const char head[] = "invalid literal for int() with base ";
   char prefix[sizeof head + 4];
@@ -173,12 +212,17 @@ int nrt_str_to_int64(const char *s, int64_t len, int base, int64_t *out,
     return nrt_error_set(err, NRT_EVALUE, "int() base must be >= 2 and <= 36, or 0");
   if (len < 0)
     return nrt_error_set(err, NRT_EINVAL, "int(): negative length");
-  if ((base == 10 || base == 0) && fast_decimal(s, len, base, out))
-    return NRT_OK;
+  if (base == 10 || base == 0) {
+    enum fast_outcome f = fast_decimal(s, len, base, out);
+    if (f == FAST_OK)
+      return NRT_OK;
+    if (f == FAST_INVALID)
+      return invalid_literal(s, len, base, err);
+  }
   if (base == 10 && fast_reject(s, len))
     return invalid_literal(s, len, base, err);
   const int orig_base = base;
-  struct cursor c = {s, len, 0, false};
+  struct cursor c = CURSOR(s, len);
   bool negative = false, error_if_nonzero = false;
 
   while (is_ascii_space(peek(&c)))

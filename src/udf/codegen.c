@@ -198,15 +198,29 @@ static cg_val char_at(cg *c, LLVMValueRef s, LLVMValueRef pos, LLVMValueRef *nb_
   LLVMValueRef lead = LLVMBuildZExt(
       c->b, LLVMBuildLoad2(c->b, c->i8, LLVMBuildGEP2(c->b, c->i8, data, &pos, 1, ""), ""),
       c->i64, "lead");
-  LLVMValueRef n = LLVMBuildSelect(
-      c->b, LLVMBuildICmp(c->b, LLVMIntULT, lead, cg_i64(c, 0x80), ""), cg_i64(c, 1),
-      LLVMBuildSelect(c->b, LLVMBuildICmp(c->b, LLVMIntULT, lead, cg_i64(c, 0xE0), ""),
-                      cg_i64(c, 2),
-                      LLVMBuildSelect(c->b,
-                                      LLVMBuildICmp(c->b, LLVMIntULT, lead, cg_i64(c, 0xF0), ""),
-                                      cg_i64(c, 3), cg_i64(c, 4), ""),
-                      ""),
-      "nb");
+  /* An ASCII lead is a branch, not a select: the next character's offset is then predicted
+   * through ASCII runs instead of waiting for this byte's load and classification. */
+  LLVMBasicBlockRef ascii = cg_block(c, "char.ascii"), multi = cg_block(c, "char.multi"),
+                    sized = cg_block(c, "char.sized");
+  LLVMValueRef is_ascii[2] = {LLVMBuildICmp(c->b, LLVMIntULT, lead, cg_i64(c, 0x80), ""),
+                              LLVMConstInt(c->i1, 1, 0)};
+  LLVMTypeRef ept[2] = {c->i1, c->i1};
+  LLVMBuildCondBr(c->b, cg_intrinsic(c, "llvm.expect.i1", c->i1, ept, 2, is_ascii, 2), ascii,
+                  multi);
+  cg_at(c, ascii);
+  LLVMBuildBr(c->b, sized);
+  cg_at(c, multi);
+  LLVMValueRef n_multi = LLVMBuildSelect(
+      c->b, LLVMBuildICmp(c->b, LLVMIntULT, lead, cg_i64(c, 0xE0), ""), cg_i64(c, 2),
+      LLVMBuildSelect(c->b, LLVMBuildICmp(c->b, LLVMIntULT, lead, cg_i64(c, 0xF0), ""),
+                      cg_i64(c, 3), cg_i64(c, 4), ""),
+      "");
+  LLVMBuildBr(c->b, sized);
+  cg_at(c, sized);
+  LLVMValueRef n = LLVMBuildPhi(c->b, c->i64, "nb");
+  LLVMValueRef n_in[2] = {cg_i64(c, 1), n_multi};
+  LLVMBasicBlockRef n_from[2] = {ascii, multi};
+  LLVMAddIncoming(n, n_in, n_from, 2);
   LLVMBasicBlockRef view = cg_block(c, "char.view"), made = cg_block(c, "char.new"),
                     got = cg_block(c, "char.got");
   LLVMBuildCondBr(c->b, LLVMBuildIsNull(c->b, mi, ""), view, made);
@@ -460,6 +474,32 @@ static void rebind(cg *c, const udf_var *var, udf_binop op, cg_val cur, const ud
  * stack. The blocks are those of the nested form: each level joins in its own block, which
  * branches to the join of the level around it (one join of thousands of predecessors made
  * InstCombine quadratic). */
+/* `if test: x += K` (or -=) of a bound int local and an int literal, without an else: the
+ * counting idiom of a character loop. Emitted without a branch on the test, as
+ * x += (K if test else 0), which raises exactly when the original would (adding 0 never
+ * overflows), so a test that flips from character to character costs no mispredicted
+ * branch. False for any other statement. */
+static bool emit_if_count(cg *c, const udf_stmt *s) {
+  if (s->u.if_.orelse.n != 0 || s->u.if_.body.n != 1)
+    return false;
+  const udf_stmt *a = s->u.if_.body.items[0];
+  if (a->kind != UDF_S_AUGASSIGN ||
+      (a->u.augassign.op != UDF_OP_ADD && a->u.augassign.op != UDF_OP_SUB))
+    return false;
+  const udf_expr *t = a->u.augassign.target, *k = a->u.augassign.value;
+  if (t->kind != UDF_E_NAME || t->u.name.check_bound || t->u.name.var->type != UDF_TY_INT ||
+      k->kind != UDF_E_INT || k->type != UDF_TY_INT)
+    return false;
+  LLVMValueRef cond = cg_expr(c, s->u.if_.test).v;
+  cg_val cur = cg_read_var(c, t->u.name.var, false, t->loc);
+  cg_val step = {LLVMBuildSelect(c->b, cond, cg_i64(c, k->u.ival), cg_i64(c, 0), "step"),
+                 UDF_TY_INT, false};
+  cg_val v = binop_values(c, a->u.augassign.op, cur, step, UDF_TY_INT);
+  cg_bind(c, t->u.name.var, v);
+  cg_release(c, v);
+  return true;
+}
+
 static void emit_if_chain(cg *c, const udf_stmt *s) {
   LLVMBasicBlockRef small[16], *ends = small;
   size_t n = 0, cap = sizeof small / sizeof small[0];
@@ -555,7 +595,8 @@ static void emit_stmt(cg *c, const udf_stmt *s) {
     return;
   }
   case UDF_S_IF:
-    emit_if_chain(c, s);
+    if (!emit_if_count(c, s))
+      emit_if_chain(c, s);
     return;
   case UDF_S_WHILE: {
     LLVMBasicBlockRef head = cg_block(c, "while.head"), body = cg_block(c, "while.body"),

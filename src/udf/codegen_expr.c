@@ -246,6 +246,50 @@ static LLVMValueRef is_none(cg *c, cg_val v) {
   return LLVMBuildNot(c->b, LLVMBuildExtractValue(c->b, v.v, 1, ""), "");
 }
 
+/* The bit of byte b (an i64 below 128) in a 128-bit set of ASCII bytes. */
+static LLVMValueRef ascii_set_bit(cg *c, const uint64_t set[2], LLVMValueRef b) {
+  LLVMValueRef word = LLVMBuildSelect(c->b, LLVMBuildICmp(c->b, LLVMIntULT, b, cg_i64(c, 64), ""),
+                                      LLVMConstInt(c->i64, set[0], 0),
+                                      LLVMConstInt(c->i64, set[1], 0), "");
+  LLVMValueRef bit = LLVMBuildLShr(c->b, word, LLVMBuildAnd(c->b, b, cg_i64(c, 63), ""), "");
+  return LLVMBuildTrunc(c->b, bit, c->i1, "");
+}
+
+/* `x in LIT` for an ASCII literal without branching on the character: a one-byte x is looked
+ * up in the set, and an x led by a non-ASCII byte is not in the literal (that is every other
+ * character of a character loop); only '' and ASCII-led strings of several bytes search. */
+static LLVMValueRef in_ascii_literal(cg *c, LLVMValueRef xd, LLVMValueRef xl,
+                                     const udf_strlit *lit, const uint64_t set[2]) {
+  LLVMBasicBlockRef lead_bb = cg_block(c, "in.lead"), search = cg_block(c, "in.search"),
+                    done = cg_block(c, "in.done");
+  LLVMBuildCondBr(c->b, LLVMBuildICmp(c->b, LLVMIntSGT, xl, cg_i64(c, 0), ""), lead_bb,
+                  search); /* '' has no lead byte to read */
+  cg_at(c, lead_bb);
+  LLVMValueRef lead = LLVMBuildLoad2(c->b, c->i8, xd, "");
+  LLVMValueRef one = LLVMBuildICmp(c->b, LLVMIntEQ, xl, cg_i64(c, 1), "");
+  LLVMValueRef high = LLVMBuildICmp(c->b, LLVMIntSLT, lead, LLVMConstInt(c->i8, 0, 0), "");
+  LLVMValueRef in_set = LLVMBuildAnd(c->b, one,
+                                     ascii_set_bit(c, set, LLVMBuildZExt(c->b, lead, c->i64, "")),
+                                     "");
+  LLVMValueRef br = LLVMBuildCondBr(c->b, LLVMBuildOr(c->b, one, high, ""), done, search);
+  /* One branch, not one per condition (which the code generator would make of an `or`): for
+   * a character the first test depends on its width, the second on its lead byte. */
+  static const char unpredictable[] = "unpredictable";
+  LLVMSetMetadata(br, LLVMGetMDKindIDInContext(c->ctx, unpredictable, sizeof unpredictable - 1),
+                  LLVMMDNodeInContext(c->ctx, NULL, 0));
+  cg_at(c, search);
+  LLVMValueRef args[4] = {cg_cstr(c, lit->data, (size_t)lit->len), cg_i64(c, lit->len), xd, xl};
+  LLVMValueRef found = cg_bool_of_c(c, cg_call(c, "nrt_str_contains", "b:plpl", args, 4));
+  LLVMBasicBlockRef search_end = LLVMGetInsertBlock(c->b);
+  LLVMBuildBr(c->b, done);
+  cg_at(c, done);
+  LLVMValueRef phi = LLVMBuildPhi(c->b, c->i1, "in");
+  LLVMValueRef inc_v[2] = {in_set, found};
+  LLVMBasicBlockRef inc_b[2] = {lead_bb, search_end};
+  LLVMAddIncoming(phi, inc_v, inc_b, 2);
+  return phi;
+}
+
 /* `x in LIT` for a string literal: a one-byte x (an ASCII character: the common `c in
  * 'aeiou'` of a character loop) is looked up in a 128-bit set of the literal's ASCII bytes
  * built at compile time; any other x goes through nrt_str_contains. */
@@ -257,43 +301,25 @@ static LLVMValueRef in_literal(cg *c, cg_val x, const udf_strlit *lit) {
       set[b >> 6] |= UINT64_C(1) << (b & 63);
   }
   LLVMValueRef xd = cg_str_data(c, x.v), xl = cg_str_len(c, x.v);
+  if (nrt_str_is_ascii_bytes(lit->data, lit->len))
+    return in_ascii_literal(c, xd, xl, lit, set);
   LLVMBasicBlockRef one = cg_block(c, "in.byte"), other = cg_block(c, "in.search"),
                     done = cg_block(c, "in.done");
   LLVMBuildCondBr(c->b, LLVMBuildICmp(c->b, LLVMIntEQ, xl, cg_i64(c, 1), ""), one, other);
   cg_at(c, one);
   LLVMValueRef b = LLVMBuildZExt(c->b, LLVMBuildLoad2(c->b, c->i8, xd, ""), c->i64, "");
-  LLVMValueRef word = LLVMBuildSelect(c->b, LLVMBuildICmp(c->b, LLVMIntULT, b, cg_i64(c, 64), ""),
-                                      LLVMConstInt(c->i64, set[0], 0),
-                                      LLVMConstInt(c->i64, set[1], 0), "");
-  LLVMValueRef bit = LLVMBuildLShr(c->b, word, LLVMBuildAnd(c->b, b, cg_i64(c, 63), ""), "");
-  LLVMValueRef in_one = LLVMBuildTrunc(c->b, bit, c->i1, "");
+  LLVMValueRef in_one = ascii_set_bit(c, set, b);
   LLVMBuildBr(c->b, done);
   cg_at(c, other);
-  int nin = 0;
-  LLVMValueRef inc_v[3];
-  LLVMBasicBlockRef inc_b[3];
-  inc_v[nin] = in_one;
-  inc_b[nin++] = one;
-  if (nrt_str_is_ascii_bytes(lit->data, lit->len)) {
-    /* An ASCII literal holds no non-ASCII character: such an x is not in it. */
-    LLVMBasicBlockRef lead_bb = cg_block(c, "in.lead"), search = cg_block(c, "in.ascii");
-    LLVMBuildCondBr(c->b, LLVMBuildICmp(c->b, LLVMIntSGT, xl, cg_i64(c, 0), ""), lead_bb,
-                    search); /* '' has no lead byte to read */
-    cg_at(c, lead_bb);
-    LLVMValueRef lead = LLVMBuildLoad2(c->b, c->i8, xd, "");
-    LLVMValueRef high = LLVMBuildICmp(c->b, LLVMIntSLT, lead, LLVMConstInt(c->i8, 0, 0), "");
-    inc_v[nin] = LLVMConstInt(c->i1, 0, 0);
-    inc_b[nin++] = lead_bb;
-    LLVMBuildCondBr(c->b, high, done, search);
-    cg_at(c, search);
-  }
   LLVMValueRef args[4] = {cg_cstr(c, lit->data, (size_t)lit->len), cg_i64(c, lit->len), xd, xl};
-  inc_v[nin] = cg_bool_of_c(c, cg_call(c, "nrt_str_contains", "b:plpl", args, 4));
-  inc_b[nin++] = LLVMGetInsertBlock(c->b);
+  LLVMValueRef found = cg_bool_of_c(c, cg_call(c, "nrt_str_contains", "b:plpl", args, 4));
+  LLVMBasicBlockRef other_end = LLVMGetInsertBlock(c->b);
   LLVMBuildBr(c->b, done);
   cg_at(c, done);
   LLVMValueRef phi = LLVMBuildPhi(c->b, c->i1, "in");
-  LLVMAddIncoming(phi, inc_v, inc_b, (unsigned)nin);
+  LLVMValueRef inc_v[2] = {in_one, found};
+  LLVMBasicBlockRef inc_b[2] = {one, other_end};
+  LLVMAddIncoming(phi, inc_v, inc_b, 2);
   return phi;
 }
 

@@ -37,9 +37,15 @@ static int write_row(nrt_col_row_writer *w, const char *text, int64_t len, int64
   return NRT_OK;
 }
 
-/* Every row i % 11 == 5 is null; every row i % 7 == 3 is first half-written and abandoned. */
-static int build_written(enum nrt_col_type type, int64_t rows, int64_t piece, nrt_column **out,
-                         struct nrt_error *err) {
+/* Row i is null: every 11th, and a run of 130 (the bitmap grows within it). */
+static bool null_row(int64_t i) { return i % 11 == 5 || (i >= 400 && i < 530); }
+
+/* Null rows as above; every row i % 7 == 3 is first half-written and abandoned. With
+ * row_null, a null row is half-written first and dropped by nrt_col_builder_row_null (an
+ * apply's failing row with errors as nulls); else appended with append_null and begun
+ * again. */
+static int build_written(enum nrt_col_type type, int64_t rows, int64_t piece, bool row_null,
+                         nrt_column **out, struct nrt_error *err) {
   nrt_col_builder *b;
   *out = NULL;
   int rc = nrt_col_builder_new(type, rows / 2, &b, err);
@@ -50,7 +56,13 @@ static int build_written(enum nrt_col_type type, int64_t rows, int64_t piece, nr
   char buf[300];
   for (int64_t i = 0; i < rows && !rc; i++) {
     int64_t len = row_text(i, buf);
-    if (i % 11 == 5) {
+    if (null_row(i) && row_null) {
+      rc = write_row(&w, buf, len / 2, piece, err);
+      if (!rc)
+        rc = nrt_col_builder_row_null(b, &w);
+      continue;
+    }
+    if (null_row(i)) {
       rc = nrt_col_builder_append_null(b);
       if (!rc)
         rc = nrt_col_builder_row_begin(b, &w, err);
@@ -74,19 +86,20 @@ static void test_matches_appends(void) {
   struct check_live before = check_live_now();
   const int64_t rows = 700;
   const int64_t pieces[4] = {1, 5, 64, 1000};
-  for (int t = 0; t < 3; t++) {
+  for (int t = 0; t < 6; t++) {
     for (int p = 0; p < 4; p++) {
       nrt_column *col = NULL;
       struct nrt_error err = {0};
-      CHECK_EQ_INT(build_written(string_types[t], rows, pieces[p], &col, &err), NRT_OK);
+      CHECK_EQ_INT(build_written(string_types[t % 3], rows, pieces[p], t >= 3, &col, &err),
+                   NRT_OK);
       if (!col)
         continue;
-      CHECK_EQ_INT(col->type, string_types[t]);
+      CHECK_EQ_INT(col->type, string_types[t % 3]);
       CHECK_EQ_INT(col->length, rows);
       CHECK_EQ_INT(nrt_col_validate(col, &err), NRT_OK);
       char buf[300];
       for (int64_t i = 0; i < rows; i++) {
-        if (i % 11 == 5) {
+        if (null_row(i)) {
           CHECK(!nrt_col_is_valid(col, i));
           continue;
         }
@@ -144,14 +157,15 @@ static void test_errors(void) {
 
 struct trial {
   enum nrt_col_type type;
+  bool row_null;
 };
 
 static int failing_trial(void *ctx) {
   const struct trial *t = ctx;
   nrt_column *col = NULL;
   struct nrt_error err = {0};
-  int rc = build_written(t->type, 300, 7, &col, &err);
-  if (rc == NRT_OK && col->length != 300)
+  int rc = build_written(t->type, 550, 7, t->row_null, &col, &err);
+  if (rc == NRT_OK && col->length != 550)
     rc = NRT_EINVAL;
   nrt_col_release(col);
   return rc;
@@ -160,8 +174,8 @@ static int failing_trial(void *ctx) {
 int main(void) {
   test_matches_appends();
   test_errors();
-  for (int t = 0; t < 3; t++) {
-    struct trial tr = {string_types[t]};
+  for (int t = 0; t < 6; t++) {
+    struct trial tr = {string_types[t % 3], t >= 3};
     check_every_allocation_failure("row writer", failing_trial, &tr);
   }
   return check_finish("test_column_row_writer");

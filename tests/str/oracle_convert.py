@@ -301,7 +301,9 @@ def case():
 # text that only looks like it: empty, blanks, signs, underscores, separators, Unicode
 # spaces and digits after ASCII ones.
 for s in ["", "  ", "+", "-", " - ", "+-5", "_5", "x", " x1", "\x1c5", "5\x1c", "\t\n7 ",
-          "-\u0665", " \u3000 5", "\u00a012", "word", "٣٤", "0x1f", "1_000", "ab1"]:
+          "-\u0665", " \u3000 5", "\u00a012", "word", "٣٤", "0x1f", "1_000", "ab1",
+          "é12", "-é", " Ω", "\x7f5", "١_٢", "+\u3000 5", "١٢\u00a0", "Ⅷ", "\U0001F642",
+          "\u3000-\u0661", "²", " ١x"]:
     for base in (10, 0, 16):
         def f(s=s, base=base):
             return str(int(s, base))
