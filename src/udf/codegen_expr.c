@@ -255,6 +255,23 @@ static LLVMValueRef ascii_set_bit(cg *c, const uint64_t set[2], LLVMValueRef b) 
   return LLVMBuildTrunc(c->b, bit, c->i1, "");
 }
 
+/* The end of `x in LIT`: in the current block, x searched for by nrt_str_contains; then, at
+ * done, the result: `fast` coming from fast_bb, or the search's. */
+static LLVMValueRef search_then_join(cg *c, const udf_strlit *lit, LLVMValueRef xd,
+                                     LLVMValueRef xl, LLVMBasicBlockRef done, LLVMValueRef fast,
+                                     LLVMBasicBlockRef fast_bb) {
+  LLVMValueRef args[4] = {cg_cstr(c, lit->data, (size_t)lit->len), cg_i64(c, lit->len), xd, xl};
+  LLVMValueRef found = cg_bool_of_c(c, cg_call(c, "nrt_str_contains", "b:plpl", args, 4));
+  LLVMBasicBlockRef search_end = LLVMGetInsertBlock(c->b);
+  LLVMBuildBr(c->b, done);
+  cg_at(c, done);
+  LLVMValueRef phi = LLVMBuildPhi(c->b, c->i1, "in");
+  LLVMValueRef inc_v[2] = {fast, found};
+  LLVMBasicBlockRef inc_b[2] = {fast_bb, search_end};
+  LLVMAddIncoming(phi, inc_v, inc_b, 2);
+  return phi;
+}
+
 /* `x in LIT` for an ASCII literal without branching on the character: a one-byte x is looked
  * up in the set, and an x led by a non-ASCII byte is not in the literal (that is every other
  * character of a character loop); only '' and ASCII-led strings of several bytes search. */
@@ -278,16 +295,7 @@ static LLVMValueRef in_ascii_literal(cg *c, LLVMValueRef xd, LLVMValueRef xl,
   LLVMSetMetadata(br, LLVMGetMDKindIDInContext(c->ctx, unpredictable, sizeof unpredictable - 1),
                   LLVMMDNodeInContext(c->ctx, NULL, 0));
   cg_at(c, search);
-  LLVMValueRef args[4] = {cg_cstr(c, lit->data, (size_t)lit->len), cg_i64(c, lit->len), xd, xl};
-  LLVMValueRef found = cg_bool_of_c(c, cg_call(c, "nrt_str_contains", "b:plpl", args, 4));
-  LLVMBasicBlockRef search_end = LLVMGetInsertBlock(c->b);
-  LLVMBuildBr(c->b, done);
-  cg_at(c, done);
-  LLVMValueRef phi = LLVMBuildPhi(c->b, c->i1, "in");
-  LLVMValueRef inc_v[2] = {in_set, found};
-  LLVMBasicBlockRef inc_b[2] = {lead_bb, search_end};
-  LLVMAddIncoming(phi, inc_v, inc_b, 2);
-  return phi;
+  return search_then_join(c, lit, xd, xl, done, in_set, lead_bb);
 }
 
 /* `x in LIT` for a string literal: a one-byte x (an ASCII character: the common `c in
@@ -311,16 +319,7 @@ static LLVMValueRef in_literal(cg *c, cg_val x, const udf_strlit *lit) {
   LLVMValueRef in_one = ascii_set_bit(c, set, b);
   LLVMBuildBr(c->b, done);
   cg_at(c, other);
-  LLVMValueRef args[4] = {cg_cstr(c, lit->data, (size_t)lit->len), cg_i64(c, lit->len), xd, xl};
-  LLVMValueRef found = cg_bool_of_c(c, cg_call(c, "nrt_str_contains", "b:plpl", args, 4));
-  LLVMBasicBlockRef other_end = LLVMGetInsertBlock(c->b);
-  LLVMBuildBr(c->b, done);
-  cg_at(c, done);
-  LLVMValueRef phi = LLVMBuildPhi(c->b, c->i1, "in");
-  LLVMValueRef inc_v[2] = {in_one, found};
-  LLVMBasicBlockRef inc_b[2] = {one, other_end};
-  LLVMAddIncoming(phi, inc_v, inc_b, 2);
-  return phi;
+  return search_then_join(c, lit, xd, xl, done, in_one, one);
 }
 
 static LLVMValueRef compare_one(cg *c, cg_val l, udf_cmpop op, cg_val r) {
