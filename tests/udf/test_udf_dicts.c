@@ -14,14 +14,6 @@
 #include "support/check.h"
 #include "udf/udf_trial.h"
 
-static nrt_udf *compile(const char *src) {
-  struct nrt_error err = {0};
-  nrt_udf *u = NULL;
-  if (nrt_udf_compile(src, strlen(src), NULL, &u, &err))
-    fprintf(stderr, "compile failed: %s\n", err.message);
-  return u;
-}
-
 static const char *const ROWS[] = {"a", "b", "zz", "", "straße", "k17", "漢字", "😀", "k199"};
 #define NROWS (sizeof ROWS / sizeof ROWS[0])
 
@@ -55,9 +47,9 @@ static char *table_lambda(int n) {
 static void test_built_once(void) {
   struct check_live before = check_live_now();
   uint64_t small_mi, big_mi;
-  nrt_udf *small = compile("lambda s: {'a':'x','b':'y'}.get(s, s)");
+  nrt_udf *small = udf_trial_compile("lambda s: {'a':'x','b':'y'}.get(s, s)");
   char *src = table_lambda(200);
-  nrt_udf *big = compile(src);
+  nrt_udf *big = udf_trial_compile(src);
   free(src);
   CHECK(small != NULL && big != NULL);
   if (small && big) {
@@ -81,7 +73,7 @@ static void test_built_once(void) {
 
 static void test_module_table(void) {
   struct check_live before = check_live_now();
-  nrt_udf *u = compile("M = {'a': 1, 'b': 2}\nS = {'x', 'y'}\n"
+  nrt_udf *u = udf_trial_compile("M = {'a': 1, 'b': 2}\nS = {'x', 'y'}\n"
                        "def f(s):\n    return M[s] if s not in S else -1\n");
   CHECK(u != NULL);
   if (u) {
@@ -116,7 +108,7 @@ static nrt_column *input(int n) {
  * would see it). */
 static void test_apply_shared_table(void) {
   struct check_live before = check_live_now();
-  struct udf_trial t = {compile("T = {'a': 'A', 'b': 'B', '漢字': 'kanji'}\n"
+  struct udf_trial t = {udf_trial_compile("T = {'a': 'A', 'b': 'B', '漢字': 'kanji'}\n"
                                 "def f(s):\n    return T.get(s, s) + '|' + str(s in T)\n"),
                         input(5000), 2, 64, 5000};
   CHECK(t.udf != NULL);
@@ -128,7 +120,7 @@ static void test_apply_shared_table(void) {
 }
 
 static void test_failure_injection(void) {
-  struct udf_trial t = {compile("def f(s):\n    d = {}\n    for c in s:\n"
+  struct udf_trial t = {udf_trial_compile("def f(s):\n    d = {}\n    for c in s:\n"
                                 "        d[c] = d.get(c, 0) + 1\n"
                                 "    u = {w for w in s.split()}\n"
                                 "    return ','.join([k + str(v) for k, v in d.items()]) + "

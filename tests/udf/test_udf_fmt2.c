@@ -12,14 +12,6 @@
 #include "support/check.h"
 #include "udf/udf_trial.h"
 
-static nrt_udf *compile(const char *src) {
-  struct nrt_error err = {0};
-  nrt_udf *u = NULL;
-  if (nrt_udf_compile(src, strlen(src), NULL, &u, &err))
-    fprintf(stderr, "compile failed: %s\n", err.message);
-  return u;
-}
-
 static const char *const ROWS[] = {"abc", "xyz", "", "straße", "Ελληνικά", "日本語", "😀!",
                                    "a,b;c", "hello world"};
 #define NROWS (sizeof ROWS / sizeof ROWS[0])
@@ -54,7 +46,7 @@ static void expect(nrt_udf *u, const char *row, const char *want) {
 
 static void test_folded_table(void) {
   struct check_live before = check_live_now();
-  nrt_udf *u = compile("import string\nT = str.maketrans('abß', 'AB€', string.punctuation)\n"
+  nrt_udf *u = udf_trial_compile("import string\nT = str.maketrans('abß', 'AB€', string.punctuation)\n"
                        "def f(s):\n    return s.translate(T)\n");
   CHECK(u != NULL);
   if (u) {
@@ -79,7 +71,7 @@ static void test_folded_table(void) {
 
 static void test_errors(void) {
   struct check_live before = check_live_now();
-  nrt_udf *u = compile("def f(s):\n    return s.translate({97: 0x110000, 98: 1.5})\n");
+  nrt_udf *u = udf_trial_compile("def f(s):\n    return s.translate({97: 0x110000, 98: 1.5})\n");
   CHECK(u != NULL);
   if (u) {
     nrt_str r;
@@ -91,7 +83,7 @@ static void test_errors(void) {
     expect(u, "xyz", "xyz");
   }
   nrt_udf_free(u);
-  u = compile("def f(s):\n    d = {'k': s}\n    return '%(k)s|%(x)s' % d\n");
+  u = udf_trial_compile("def f(s):\n    d = {'k': s}\n    return '%(k)s|%(x)s' % d\n");
   CHECK(u != NULL);
   if (u) {
     nrt_str r;
@@ -106,7 +98,7 @@ static void test_errors(void) {
 /* Two threads share one folded table. */
 static void test_shared_table(void) {
   struct check_live before = check_live_now();
-  struct udf_trial t = {compile("def f(s):\n    return s.translate({97: 'AA', 0x65e5: None, "
+  struct udf_trial t = {udf_trial_compile("def f(s):\n    return s.translate({97: 'AA', 0x65e5: None, "
                                 "0x1F600: 0x263A})\n"),
                         input(64), 2, 4, 64};
   CHECK(t.udf != NULL);
@@ -118,7 +110,7 @@ static void test_shared_table(void) {
 }
 
 static void test_failure_injection(void) {
-  struct udf_trial t = {compile("T = str.maketrans({'a': 'xyz', 'é': None})\n"
+  struct udf_trial t = {udf_trial_compile("T = str.maketrans({'a': 'xyz', 'é': None})\n"
                                 "def f(s):\n    d = {ord('b'): 'B', ord('c'): 'C'}\n"
                                 "    m = {'k': s.translate(T), 'n': s.upper()}\n"
                                 "    return '%(k)s|%(n)s|' % m + s.translate(d) + "

@@ -12,14 +12,6 @@
 #include "support/check.h"
 #include "udf_trial.h"
 
-static nrt_udf *compile(const char *src) {
-  struct nrt_error err = {0};
-  nrt_udf *u = NULL;
-  if (nrt_udf_compile(src, strlen(src), NULL, &u, &err))
-    fprintf(stderr, "compile failed: %s\n", err.message);
-  return u;
-}
-
 static uint64_t rng = 0x9E3779B97F4A7C15u;
 static unsigned next(unsigned n) { /* xorshift64*, deterministic */
   rng ^= rng >> 12;
@@ -71,7 +63,7 @@ static nrt_column *apply(nrt_udf *u, nrt_column *in, bool value_form) {
 /* The fused program and its general twin give the same rows, in both forms. */
 static void differential(const char *fused, const char *general, nrt_column *in,
                          const char *const *rows, int n) {
-  nrt_udf *f = compile(fused), *g = compile(general);
+  nrt_udf *f = udf_trial_compile(fused), *g = udf_trial_compile(general);
   CHECK(f != NULL && g != NULL);
   if (!f || !g)
     return;
@@ -129,7 +121,7 @@ int main(void) {
   const char *progs[] = {"def f(s):\n    return ' '.join(sorted(s.split(), key=len))\n",
                          "def f(s):\n    return sorted(s.split(), key=len, reverse=True)\n"};
   for (int p = 0; p < 2; p++) {
-    struct udf_trial t = {compile(progs[p]), udf_trial_column(FEW, 6), 1, 0, 6};
+    struct udf_trial t = {udf_trial_compile(progs[p]), udf_trial_column(FEW, 6), 1, 0, 6};
     CHECK(t.udf != NULL);
     udf_trial_every_failure(&t, progs[p]);
   }

@@ -9,14 +9,6 @@
 #include "support/check.h"
 #include "udf_trial.h"
 
-static nrt_udf *compile(const char *src) {
-  struct nrt_error err = {0};
-  nrt_udf *u = NULL;
-  if (nrt_udf_compile(src, strlen(src), NULL, &u, &err))
-    fprintf(stderr, "compile failed: %s\n", err.message);
-  return u;
-}
-
 /* Rows with few and many pieces (past the 16 items sorted on the stack and the 63 separators
  * the one-byte split keeps), ASCII and not, quotes and escapes for repr. */
 static const char *const ROWS[] = {
@@ -28,7 +20,7 @@ static const char *const ROWS[] = {
 #define NROWS ((int)(sizeof ROWS / sizeof ROWS[0]))
 
 static void trial(const char *src, const char *what) {
-  struct udf_trial t = {compile(src), udf_trial_column(ROWS, NROWS), 1, 0, NROWS};
+  struct udf_trial t = {udf_trial_compile(src), udf_trial_column(ROWS, NROWS), 1, 0, NROWS};
   CHECK(t.udf != NULL);
   udf_trial_every_failure(&t, what);
 }

@@ -13,14 +13,6 @@
 #include "support/check.h"
 #include "udf/udf_trial.h"
 
-static nrt_udf *compile(const char *src) {
-  struct nrt_error err = {0};
-  nrt_udf *u = NULL;
-  if (nrt_udf_compile(src, strlen(src), NULL, &u, &err))
-    fprintf(stderr, "compile failed: %s\n", err.message);
-  return u;
-}
-
 /* u(arg) must give the str `want`; returns the result's data pointer (released). */
 static const char *call_str(const nrt_udf *u, const char *arg, const char *want) {
   nrt_value a = {.kind = NRT_VALUE_STR}, r;
@@ -39,7 +31,7 @@ static const char *call_str(const nrt_udf *u, const char *arg, const char *want)
 
 static void test_version_and_unicode_15(void) {
   struct check_live before = check_live_now();
-  nrt_udf *u = compile("import unicodedata\ndef f(s):\n"
+  nrt_udf *u = udf_trial_compile("import unicodedata\ndef f(s):\n"
                        "    return unicodedata.unidata_version + ' ' + unicodedata.name(s[0]) + "
                        "' ' + unicodedata.category(s[1])\n");
   CHECK(u != NULL);
@@ -51,7 +43,7 @@ static void test_version_and_unicode_15(void) {
 
 static void test_normalized_text_is_not_copied(void) {
   struct check_live before = check_live_now();
-  nrt_udf *u = compile("import unicodedata\ndef f(s):\n    return unicodedata.normalize('NFC', s)\n");
+  nrt_udf *u = udf_trial_compile("import unicodedata\ndef f(s):\n    return unicodedata.normalize('NFC', s)\n");
   CHECK(u != NULL);
   if (u) {
     static const char *const texts[] = {"plain ascii text", "café 日本語 한국어", ""};
@@ -73,7 +65,7 @@ static void test_failure_injection(void) {
   static const char *const rows[] = {"e\xcc\x81t\xc3\xa9", "\xea\xb0\x80\xea\xb0\x81", "ascii",
                                      "\xef\xac\x81x\xe2\x91\xa0", "", "\xe2\x98\x83"};
   struct udf_trial t = {
-      compile("import unicodedata as u\ndef f(s):\n"
+      udf_trial_compile("import unicodedata as u\ndef f(s):\n"
               "    t = u.normalize('NFKD', s) + u.normalize('NFC', s)\n"
               "    names = [u.name(c, '?') for c in t]\n"
               "    return '|'.join(names) + u.lookup(u.name(s[0], 'SNOWMAN') if s else 'BOM') + "

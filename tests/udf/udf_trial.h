@@ -1,8 +1,9 @@
 /* One apply of a UDF as a trial of check_every_allocation_failure (support/check.h), for the
- * udf tests' failure injection. Header only. */
+ * udf tests' failure injection, and the helpers those tests share. Header only. */
 #ifndef NRT_TESTS_UDF_TRIAL_H
 #define NRT_TESTS_UDF_TRIAL_H
 
+#include <stdio.h>
 #include <string.h>
 
 #include "nrt/column.h"
@@ -16,6 +17,15 @@ struct udf_trial {
   int64_t chunk_rows;    /* 0: automatic */
   int64_t expect_rows;   /* > 0: a success must give a valid column of that many rows */
 };
+
+/* The UDF compiled from src, or NULL with the compiler's message on stderr. */
+static inline nrt_udf *udf_trial_compile(const char *src) {
+  struct nrt_error err = {0};
+  nrt_udf *u = NULL;
+  if (nrt_udf_compile(src, strlen(src), NULL, &u, &err))
+    fprintf(stderr, "compile failed: %s\n", err.message);
+  return u;
+}
 
 /* A utf8 column of n rows (NULL: a null row), the udf tests' input. */
 static inline nrt_column *udf_trial_column(const char *const *rows, int n) {
