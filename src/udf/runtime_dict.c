@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "nrt/str_convert.h"
+#include "str/str_short.h"
 
 #include "udf/ast.h"
 #include "udf/runtime.h"
@@ -29,18 +30,6 @@ static uint64_t fold_mul(uint64_t a, uint64_t b) {
   return (uint64_t)r ^ (uint64_t)(r >> 64);
 }
 
-static uint64_t load64(const unsigned char *p) {
-  uint64_t w;
-  memcpy(&w, p, 8);
-  return w;
-}
-
-static uint64_t load32(const unsigned char *p) {
-  uint32_t w;
-  memcpy(&w, p, 4);
-  return w;
-}
-
 #define HASH_K0 0xa0761d6478bd642fULL
 #define HASH_K1 0xe7037ed1a0b428dbULL
 #define HASH_K2 0x8ebc6af09c88c6e3ULL
@@ -49,11 +38,11 @@ static uint64_t str_hash(const unsigned char *p, int64_t n) {
   uint64_t a, b, h = HASH_K0 ^ (uint64_t)n;
   if (n <= 16) {
     if (n >= 8) {
-      a = load64(p);
-      b = load64(p + n - 8);
+      a = nrt_short_load64(p);
+      b = nrt_short_load64(p + n - 8);
     } else if (n >= 4) {
-      a = load32(p);
-      b = load32(p + n - 4);
+      a = nrt_short_load32(p);
+      b = nrt_short_load32(p + n - 4);
     } else if (n > 0) {
       a = (uint64_t)p[0] << 16 | (uint64_t)p[n >> 1] << 8 | p[n - 1];
       b = 0;
@@ -63,9 +52,9 @@ static uint64_t str_hash(const unsigned char *p, int64_t n) {
   } else {
     int64_t i = 0;
     for (; n - i > 16; i += 16)
-      h = fold_mul(load64(p + i) ^ HASH_K1, load64(p + i + 8) ^ h);
-    a = load64(p + n - 16);
-    b = load64(p + n - 8);
+      h = fold_mul(nrt_short_load64(p + i) ^ HASH_K1, nrt_short_load64(p + i + 8) ^ h);
+    a = nrt_short_load64(p + n - 16);
+    b = nrt_short_load64(p + n - 8);
   }
   return fold_mul(a ^ HASH_K1, b ^ h ^ HASH_K2) ^ h;
 }
