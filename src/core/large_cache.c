@@ -1,5 +1,5 @@
 /* The process-wide large block cache (see large_cache.h). A mutex guards it: blocks of
- * 256 KiB and more are allocated a few times per chunk of rows, not per row. */
+ * NRT_LARGE_CACHE_MIN and more are allocated a few times per chunk of rows, not per row. */
 #define _GNU_SOURCE /* malloc_usable_size */
 #include "core/large_cache.h"
 #include "nrt/core.h"

@@ -16,7 +16,11 @@
 
 #define NRT_HIDDEN __attribute__((visibility("hidden")))
 
-#define NRT_LARGE_CACHE_MIN ((size_t)256 << 10) /* below: malloc's heap reuses its memory */
+/* 64 KiB: a threaded apply's chunk buffers (16,384 rows: 64 KiB of offsets, 128 KiB data
+ * blocks) are freed by one thread and allocated by another, and the C library's per-thread
+ * arenas hand such blocks back to the kernel (2,500 page faults per 1M-row apply at 2
+ * threads with 256 KiB here); below it, malloc's heap reuses its memory. */
+#define NRT_LARGE_CACHE_MIN ((size_t)64 << 10)
 #define NRT_LARGE_CACHE_BYTES ((size_t)96 << 20)  /* an apply's output over 1M short rows */
 #define NRT_LARGE_CACHE_SLOTS 256 /* a threaded apply's chunk buffers, a few per chunk */
 
