@@ -337,6 +337,31 @@ static void test_concat_run(void) {
     nrt_col_release(want);
     nrt_col_release(got);
   }
+  /* Parts of more than 64 KiB of bytes (copied with streaming stores), at destinations of
+   * every alignment: each part's rows come out as generated. */
+  nrt_column *big[3];
+  int64_t rows[3] = {15001, 12003, 18007};
+  for (int k = 0; k < 3; k++)
+    big[k] = gen_column(NRT_COL_UTF8, rows[k], 91 + k, k == 1);
+  for (int to = 0; to < 2; to++) { /* utf8, large_utf8 */
+    nrt_column *got;
+    int ran = 0;
+    CHECK_EQ_INT(nrt_col_concat_run(big, 3, string_types[to], run_on_two_threads, &ran, &got,
+                                    NULL), NRT_OK);
+    CHECK_EQ_INT(nrt_col_validate(got, NULL), NRT_OK);
+    int64_t row = 0;
+    for (int k = 0; k < 3; k++) {
+      CHECK(big[k]->data.size > 65536);
+      nrt_column *part;
+      CHECK_EQ_INT(nrt_col_slice(got, row, rows[k], &part, NULL), NRT_OK);
+      check_generated(part, 0, rows[k], 91 + k, k == 1);
+      nrt_col_release(part);
+      row += rows[k];
+    }
+    nrt_col_release(got);
+  }
+  for (int k = 0; k < 3; k++)
+    nrt_col_release(big[k]);
   /* Fixed-width targets ignore the runner. */
   nrt_col_builder *b;
   CHECK_EQ_INT(nrt_col_builder_new(NRT_COL_INT64, 0, &b, NULL), NRT_OK);
