@@ -220,6 +220,8 @@ static int slice_short(const nrt_str *s, int64_t start, int64_t stop, int64_t st
 
 /* Byte length of the first k (>= 0) code points of s, or len when it has fewer. */
 static int64_t prefix_bytes(const char *s, int64_t len, int64_t k) {
+  if (k == 0)
+    return 0; /* s[:n] and s[0:n] */
   if (k >= len)
     return len; /* at most len code points */
   int64_t off = nrt_str_cp_offset(s, len, k);
