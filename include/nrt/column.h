@@ -247,6 +247,14 @@ NRT_API bool nrt_col_equal(const nrt_column *a, const nrt_column *b);
  * (with the row and byte offset). */
 NRT_API int nrt_col_validate(const nrt_column *col, struct nrt_error *err);
 
+/* The per-row checks of nrt_col_validate (offsets, views, UTF-8; a list's whole child) over
+ * rows [first, first + count) only, after its checks that read no row (buffer sizes). Rows are
+ * named by their index in col. For a reader of part of a column imported with
+ * NRT_COL_IMPORT_ROWS_UNCHECKED, before it reads those rows (nrt_exec_options.validate_inputs
+ * checks each chunk's rows this way). NRT_EINVAL for a range outside the column. */
+NRT_API int nrt_col_validate_rows(const nrt_column *col, int64_t first, int64_t count,
+                                  struct nrt_error *err);
+
 /* ------------------------------------------------------------------- builders
  *
  * A builder appends rows to a column of one type. Appends never fail loudly: the first error

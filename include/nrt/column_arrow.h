@@ -166,6 +166,11 @@ NRT_API int nrt_col_import_arrow(struct ArrowArray *array, const char *format,
  * views, UTF-8, null_count against the bitmap) are skipped, so the import takes constant
  * time whatever the array's size. For arrays nrt itself exported or already validated. */
 #define NRT_COL_IMPORT_TRUSTED 1u
+/* Every check but the per-row ones (offsets, views, UTF-8): buffer sizes and null_count
+ * against the bitmap run, and the importer promises to run nrt_col_validate_rows over every
+ * row before reading it, e.g. one chunk at a time with nrt_exec_options.validate_inputs,
+ * while the chunk's bytes are in cache for the function that reads them next. */
+#define NRT_COL_IMPORT_ROWS_UNCHECKED 2u
 
 /* nrt_col_import_arrow with flags (0 = validate everything, as nrt_col_import_arrow). */
 NRT_API int nrt_col_import_arrow_flags(struct ArrowArray *array, const char *format,

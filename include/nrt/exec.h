@@ -153,6 +153,14 @@ struct nrt_exec_options {
    * makes a column of failing rows cheap. Leave it zero if the row function reads error
    * messages itself (a UDF's `except ... as e`). */
   bool discard_messages;
+  /* Nonzero: each chunk checks its rows of every input with nrt_col_validate_rows before the
+   * first call on them, so their bytes are read from memory once and are in cache for the
+   * calls: for inputs imported with NRT_COL_IMPORT_ROWS_UNCHECKED. A defect stops the apply
+   * (whatever errors_as_null says) with the check's code (NRT_EVALUE, NRT_EILSEQ) and
+   * message, prefixed "input column J: ", and info->invalid_input set. Rows are checked a
+   * chunk at a time in row order, so a failing call on a row before the defect (in an
+   * earlier chunk) is the error reported, as it would be if the rows ran one by one. */
+  bool validate_inputs;
   /* Optional progress report (e.g. the command line's progress bar): called after each chunk
    * with the number of rows finished so far (counted once per row, increasing up to the row
    * count) and the row count. Called from the worker that ran the chunk, possibly from several
@@ -169,6 +177,7 @@ struct nrt_exec_info {
   int64_t error_row;     /* lowest failing row (0-based), or -1 when none failed */
   int error_code;        /* that row's status, 0 when none failed */
   int threads;           /* threads the apply was allowed to use */
+  bool invalid_input;    /* stopped on an input's defect (validate_inputs); error_row is -1 */
 };
 
 /* Applies `fn` to every row of `n_inputs` (>= 1) input columns of equal length (string
@@ -182,6 +191,8 @@ struct nrt_exec_info {
  *    naming the LOWEST failing row (1-based N; info->error_row holds the 0-based index);
  *  - NRT_ETYPE when a result has another kind than options->result_kind (same message form);
  *  - NRT_EINVAL for bad arguments (no inputs, unequal lengths, an unsupported column type);
+ *  - with validate_inputs, an input's defect: NRT_EVALUE or NRT_EILSEQ, "input column J: row
+ *    N: <defect>" (0-based N, as nrt_col_validate names rows);
  *  - NRT_ENOMEM, NRT_ERANGE (a utf8 output above 2 GiB, a list output above INT32_MAX
  *    items) from building the output. */
 NRT_API int nrt_exec_apply(nrt_column *const *inputs, size_t n_inputs, nrt_row_fn fn, void *ctx,

@@ -127,6 +127,9 @@ struct nrt_udf_apply_options {
   /* A UDF returning str is applied in its write form (nrt_udf_write_function) unless this is
    * set: then its value form, with a managed result string per row (for comparisons). */
   bool value_form;
+  /* Each chunk checks its rows of the inputs before reading them: for inputs imported with
+   * NRT_COL_IMPORT_ROWS_UNCHECKED (see nrt_exec_options.validate_inputs). */
+  bool validate_inputs;
 };
 
 /* Applies the UDF to every row of `n` input columns (one per parameter) through

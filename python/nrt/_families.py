@@ -122,34 +122,38 @@ class _Named:
 _polars_newest = None
 
 
-def _polars_column(obj):
+def _polars_column(obj, make):
     """A Polars series as a column: its Arrow arrays in the newest layout (string_view, as
     Polars stores strings), without copying."""
     global _polars_newest
     if _polars_newest is None:
         import polars as pl
         _polars_newest = pl.CompatLevel.newest()
-    return _nrt.Column(obj.to_arrow(compat_level=_polars_newest))
+    return make(obj.to_arrow(compat_level=_polars_newest))
 
 
-def _pandas_column(obj):
+def _pandas_column(obj, make):
     """A pandas Series as a column: Arrow-backed arrays hand over their pyarrow data, numpy
     numbers their buffer (both without copying), object arrays their Python objects."""
     arr = obj.array
     to_arrow = getattr(arr, "__arrow_array__", None)
     if to_arrow is not None and type(arr).__name__.startswith("Arrow"):
-        return _nrt.Column(to_arrow())
+        return make(to_arrow())
     if obj.dtype.kind in "iufb" or obj.dtype == object:
-        return _nrt.Column(obj.to_numpy())
-    return _nrt.Column(obj)
+        return make(obj.to_numpy())
+    return make(obj)
 
 
-def column_of(obj, fam=None):
+def column_of(obj, fam=None, for_apply=False):
+    """obj as an nrt.Column. for_apply: the column is only a UDF's input, so a string array's
+    per-row checks are left to the apply, which runs them chunk by chunk while the bytes are in
+    cache for the UDF (input_column)."""
     if isinstance(obj, _nrt.Column):
         return obj
+    make = _nrt.input_column if for_apply else _nrt.Column
     fam = fam or family(obj)
     if fam == "pandas":
-        return _pandas_column(obj)
+        return _pandas_column(obj, make)
     if fam == "polars":
-        return _polars_column(obj)
-    return _nrt.Column(obj)
+        return _polars_column(obj, make)
+    return make(obj)

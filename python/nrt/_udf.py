@@ -116,7 +116,7 @@ class UDF:
                 columns.append(v)
                 continue
             f = _families.family(v)
-            c = _families.column_of(v, f)
+            c = _families.column_of(v, f, for_apply=True)
             if first is None:
                 first, fam = v, f
             if n >= 0 and len(c) != n:
@@ -138,8 +138,10 @@ class UDF:
         try:
             out = compiled.apply(columns, threads, errors == "null", layout)
         except _nrt.NativeError as e:
+            if len(e.args) < 3:
+                raise  # an input's defect, reported as nrt.Column reports it
             code, message = e.args[0], e.args[1]
-            row = e.args[2] if len(e.args) > 2 else -1
+            row = e.args[2]
             if row is None or row < 0:
                 raise RuntimeError(f"nrt: {message}") from None
             raise _errors.row_error(code, message, row) from None

@@ -258,27 +258,19 @@ static void validate_slice(void *arg, int64_t t) {
   nrt_col_release(slice);
 }
 
-/* Imports a string array (utf8, large_utf8, utf8_view) with every check of
- * nrt_col_import_arrow: the constant-time ones at import, the per-row ones on slices of the
- * column in parallel (their null counts must add up to the producer's). A defect is reported
- * by a sequential validation of the whole column, which names the first bad row. Consumes the
- * array in every case; 0 or -1 with an exception. */
-static int import_strings_parallel(struct ArrowArray *a, const char *f, nrt_column **out) {
+/* Runs nrt_col_validate on slices of col in parallel (their null counts must add up to the
+ * column's). A defect is reported by a sequential validation of the whole column, which names
+ * the first bad row. 0, or -1 with an exception. */
+static int validate_parallel(nrt_column *col) {
   struct nrt_error err = {0};
-  nrt_column *col;
-  if (nrt_col_import_arrow_flags(a, f, NRT_COL_IMPORT_TRUSTED, &col, &err)) {
-    pynrt_raise(&err);
-    return -1;
-  }
   int64_t n_tasks = 4 * (int64_t)nrt_exec_cores();
   struct parallel_validate p = {col, (col->length + n_tasks - 1) / n_tasks, NULL, NULL};
-  n_tasks = (col->length + p.per_task - 1) / p.per_task;
-  p.codes = PyMem_Calloc((size_t)n_tasks, sizeof *p.codes);
-  p.nulls = PyMem_Calloc((size_t)n_tasks, sizeof *p.nulls);
+  n_tasks = p.per_task ? (col->length + p.per_task - 1) / p.per_task : 0;
+  p.codes = PyMem_Calloc((size_t)(n_tasks ? n_tasks : 1), sizeof *p.codes);
+  p.nulls = PyMem_Calloc((size_t)(n_tasks ? n_tasks : 1), sizeof *p.nulls);
   if (!p.codes || !p.nulls) {
     PyMem_Free(p.codes);
     PyMem_Free(p.nulls);
-    nrt_col_release(col);
     PyErr_NoMemory();
     return -1;
   }
@@ -297,8 +289,27 @@ static int import_strings_parallel(struct ArrowArray *a, const char *f, nrt_colu
   PyMem_Free(p.codes);
   PyMem_Free(p.nulls);
   if (rc) {
-    nrt_col_release(col);
     pynrt_raise(&err);
+    return -1;
+  }
+  return 0;
+}
+
+/* Imports a string array (utf8, large_utf8, utf8_view) with every check of
+ * nrt_col_import_arrow: the constant-time ones at import, the per-row ones on every core
+ * (validate_parallel), or (`defer`) with the per-row ones left to the apply
+ * (NRT_COL_IMPORT_ROWS_UNCHECKED). Consumes the array in every case; 0 or -1 with an
+ * exception. */
+static int import_strings(struct ArrowArray *a, const char *f, bool defer, nrt_column **out) {
+  struct nrt_error err = {0};
+  nrt_column *col;
+  unsigned flags = defer ? NRT_COL_IMPORT_ROWS_UNCHECKED : NRT_COL_IMPORT_TRUSTED;
+  if (nrt_col_import_arrow_flags(a, f, flags, &col, &err)) {
+    pynrt_raise(&err);
+    return -1;
+  }
+  if (!defer && validate_parallel(col) < 0) {
+    nrt_col_release(col);
     return -1;
   }
   *out = col;
@@ -307,18 +318,20 @@ static int import_strings_parallel(struct ArrowArray *a, const char *f, nrt_colu
 
 /* Imports one array of the given schema format. The array is consumed in every case (moved
  * into nrt, or released). */
-static int import_array(struct ArrowArray *a, const struct ArrowSchema *schema,
+static int import_array(struct ArrowArray *a, const struct ArrowSchema *schema, bool *defer,
                         nrt_column **out) {
   const char *f = schema->format ? schema->format : "";
   int rc = -1;
   struct nrt_error err = {0};
+  bool strings = !strcmp(f, "u") || !strcmp(f, "U") || !strcmp(f, "vu");
+  if (!strings || schema->dictionary)
+    *defer = false;
   if (schema->dictionary) {
     PyErr_SetString(PyExc_TypeError,
                     "nrt: dictionary-encoded (categorical) columns are not supported; decode "
                     "them first (pandas: .astype(str), pyarrow: .dictionary_decode())");
-  } else if ((!strcmp(f, "u") || !strcmp(f, "U") || !strcmp(f, "vu")) &&
-             a->length >= PARALLEL_VALIDATE_ROWS) {
-    rc = import_strings_parallel(a, f, out);
+  } else if (strings && (*defer || a->length >= PARALLEL_VALIDATE_ROWS)) {
+    rc = import_strings(a, f, *defer, out);
   } else if (!strcmp(f, "u") || !strcmp(f, "U") || !strcmp(f, "vu") || !strcmp(f, "l") ||
              !strcmp(f, "g") || !strcmp(f, "b")) {
     if (nrt_col_import_arrow(a, f, out, &err))
@@ -346,7 +359,7 @@ static int import_array(struct ArrowArray *a, const struct ArrowSchema *schema,
   return rc;
 }
 
-static int import_array_capsules(PyObject *pair, nrt_column **out) {
+static int import_array_capsules(PyObject *pair, bool *defer, nrt_column **out) {
   if (!PyTuple_Check(pair) || PyTuple_Size(pair) != 2) {
     PyErr_SetString(PyExc_TypeError, "__arrow_c_array__ must return a (schema, array) tuple");
     return -1;
@@ -360,7 +373,7 @@ static int import_array_capsules(PyObject *pair, nrt_column **out) {
     PyErr_SetString(PyExc_ValueError, "nrt: the Arrow array was already released");
     return -1;
   }
-  return import_array(array, schema, out);
+  return import_array(array, schema, defer, out);
 }
 
 /* The column type a stream's chunks are gathered into. */
@@ -434,7 +447,8 @@ static int import_stream_capsule(PyObject *cap, nrt_column **out) {
       chunks = grown;
       cap_chunks = c;
     }
-    if (import_array(&a, &schema, &chunks[n]) < 0) {
+    bool eager = false;
+    if (import_array(&a, &schema, &eager, &chunks[n]) < 0) {
       if (!PyErr_Occurred())
         PyErr_SetString(PyExc_ValueError, "nrt: bad Arrow chunk");
       goto done;
@@ -453,7 +467,8 @@ static int import_stream_capsule(PyObject *cap, nrt_column **out) {
       PyErr_NoMemory();
       goto done;
     }
-    rc = import_array(&empty, &schema, out);
+    bool eager = false;
+    rc = import_array(&empty, &schema, &eager, out);
     goto done;
   }
   rc = join_chunks(chunks, n, out);
@@ -687,10 +702,14 @@ static int import_sequence(PyObject *obj, nrt_column **out) {
 
 /* ----------------------------------------------------------------- entry */
 
-int pynrt_column_from_object(PyObject *obj, nrt_column **out) {
+/* A column from any supported input; *defer (in: allowed, out: done): a string array's
+ * per-row checks left to the apply. */
+static int column_from_object(PyObject *obj, bool *defer, nrt_column **out) {
   *out = NULL;
   if (PyObject_TypeCheck(obj, pynrt_global->column_type)) {
-    *out = ((pynrt_column *)obj)->col;
+    *defer = false;
+    if (!(*out = pynrt_column_checked(obj)))
+      return -1;
     nrt_col_retain(*out);
     return 0;
   }
@@ -704,10 +723,11 @@ int pynrt_column_from_object(PyObject *obj, nrt_column **out) {
     PyObject *pair = PyObject_CallMethod(obj, "__arrow_c_array__", NULL);
     if (!pair)
       return -1;
-    rc = import_array_capsules(pair, out);
+    rc = import_array_capsules(pair, defer, out);
     Py_DECREF(pair);
     return rc;
   }
+  *defer = false;
   if (PyObject_HasAttrString(obj, "__arrow_c_stream__")) {
     PyObject *cap = PyObject_CallMethod(obj, "__arrow_c_stream__", NULL);
     if (!cap)
@@ -731,4 +751,31 @@ int pynrt_column_from_object(PyObject *obj, nrt_column **out) {
                tn ? tn : Py_None);
   Py_XDECREF(tn);
   return -1;
+}
+
+int pynrt_column_from_object(PyObject *obj, nrt_column **out) {
+  bool defer = false;
+  return column_from_object(obj, &defer, out);
+}
+
+PyObject *pynrt_input_column(PyObject *self, PyObject *obj) {
+  (void)self;
+  bool defer = true;
+  nrt_column *col;
+  if (column_from_object(obj, &defer, &col) < 0)
+    return NULL;
+  PyObject *wrapped = pynrt_column_wrap(col);
+  if (wrapped)
+    ((pynrt_column *)wrapped)->rows_unchecked = defer;
+  return wrapped;
+}
+
+nrt_column *pynrt_column_checked(PyObject *obj) {
+  pynrt_column *c = (pynrt_column *)obj;
+  if (c->rows_unchecked) {
+    if (validate_parallel(c->col) < 0)
+      return NULL;
+    c->rows_unchecked = 0;
+  }
+  return c->col;
 }

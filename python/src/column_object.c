@@ -92,10 +92,16 @@ static void column_dealloc(PyObject *self) {
 
 static nrt_column *col_of(PyObject *self) { return ((pynrt_column *)self)->col; }
 
+/* The column, once its rows are known sound (see pynrt_column_checked); NULL with an
+ * exception. */
+static nrt_column *rows_of(PyObject *self) { return pynrt_column_checked(self); }
+
 static Py_ssize_t column_len(PyObject *self) { return (Py_ssize_t)col_of(self)->length; }
 
 static PyObject *column_item(PyObject *self, Py_ssize_t i) {
-  nrt_column *c = col_of(self);
+  nrt_column *c = rows_of(self);
+  if (!c)
+    return NULL;
   if (i < 0 || i >= c->length) {
     PyErr_SetString(PyExc_IndexError, "column index out of range");
     return NULL;
@@ -105,7 +111,9 @@ static PyObject *column_item(PyObject *self, Py_ssize_t i) {
 
 static PyObject *column_to_pylist(PyObject *self, PyObject *unused) {
   (void)unused;
-  nrt_column *c = col_of(self);
+  nrt_column *c = rows_of(self);
+  if (!c)
+    return NULL;
   PyObject *list = PyList_New((Py_ssize_t)c->length);
   if (!list)
     return NULL;
@@ -147,6 +155,7 @@ static PyObject *column_validate(PyObject *self, PyObject *unused) {
   struct nrt_error err = {0};
   if (nrt_col_validate(col_of(self), &err))
     return pynrt_raise(&err);
+  ((pynrt_column *)self)->rows_unchecked = 0;
   Py_RETURN_NONE;
 }
 
@@ -212,7 +221,8 @@ static nrt_column *column_for_request(nrt_column *col, PyObject *requested) {
 /* Exports the column as a (schema, array) capsule pair; a non-NULL name is the field name
  * of the schema (not for list columns, whose schema describes their child too). */
 static PyObject *export_capsules(PyObject *self, PyObject *requested, const char *name) {
-  nrt_column *col = column_for_request(col_of(self), requested);
+  nrt_column *rows = rows_of(self);
+  nrt_column *col = rows ? column_for_request(rows, requested) : NULL;
   if (!col)
     return NULL;
   struct ArrowSchema *schema = malloc(sizeof *schema);
@@ -275,7 +285,8 @@ static PyObject *column_arrow_c_stream(PyObject *self, PyObject *args, PyObject 
   PyObject *requested = NULL;
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O:__arrow_c_stream__", kwlist, &requested))
     return NULL;
-  nrt_column *col = column_for_request(col_of(self), requested);
+  nrt_column *rows = rows_of(self);
+  nrt_column *col = rows ? column_for_request(rows, requested) : NULL;
   if (!col)
     return NULL;
   struct ArrowArrayStream *stream = malloc(sizeof *stream);
@@ -378,7 +389,9 @@ PyType_Spec pynrt_buffer_spec = {"nrt.Buffer", sizeof(buffer_object), 0,
  * or values (for a list: its offsets; its items' buffers are those of the child column). */
 static PyObject *column_buffers(PyObject *self, PyObject *unused) {
   (void)unused;
-  nrt_column *c = col_of(self);
+  nrt_column *c = rows_of(self);
+  if (!c)
+    return NULL;
   PyObject *list = PyList_New(0);
   if (!list)
     return NULL;
@@ -418,7 +431,9 @@ fail:
  * the bytes of their rows (format 'B'). Other layouts have no such contiguous form. */
 static int column_getbuffer(PyObject *self, Py_buffer *view, int flags) {
   column_object *co = (column_object *)self;
-  nrt_column *c = co->base.col;
+  nrt_column *c = rows_of(self);
+  if (!c)
+    return -1;
   if (flags & PyBUF_WRITABLE) {
     PyErr_SetString(PyExc_BufferError, "nrt columns are immutable");
     return -1;

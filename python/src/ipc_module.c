@@ -17,7 +17,7 @@ static nrt_column *column_of(PyObject *obj) {
     PyErr_SetString(PyExc_TypeError, "nrt.ipc: expected an nrt.Column");
     return NULL;
   }
-  return ((pynrt_column *)obj)->col;
+  return pynrt_column_checked(obj);
 }
 
 /* init(namespace=None, max_bytes=0, collect_interval_ms=0, transit_timeout_ms=0,

@@ -85,6 +85,8 @@ static PyObject *broadcast(PyObject *self, PyObject *args) {
 
 static PyMethodDef methods[] = {
     {"broadcast", broadcast, METH_VARARGS, "broadcast(value, n) -> Column"},
+    {"input_column", pynrt_input_column, METH_O,
+     "input_column(obj) -> Column: a UDF input, its strings' per-row checks left to apply"},
     {"stats", stats, METH_NOARGS, "Runtime statistics as a dict."},
     {"release_memory", release_memory, METH_NOARGS,
      "Frees the large freed buffers kept for reuse."},

@@ -25,10 +25,13 @@ typedef struct pynrt_state {
 /* The state of the imported module (set once at import). */
 extern pynrt_state *pynrt_global;
 
-/* A column held by Python: owns one reference to col. */
+/* A column held by Python: owns one reference to col. rows_unchecked: a UDF input imported
+ * with its per-row checks left to the apply (input_column()); anything else that reads its
+ * rows goes through pynrt_column_checked first. */
 typedef struct pynrt_column {
   PyObject_HEAD
   nrt_column *col;
+  int rows_unchecked;
 } pynrt_column;
 
 /* Raises NativeError(code, message) from an nrt error (MemoryError for NRT_ENOMEM). Returns
@@ -41,6 +44,16 @@ PyObject *pynrt_column_wrap(nrt_column *col);
 /* A column from any supported input (see column_import.c); *out owns a reference. Returns 0,
  * or -1 with a Python exception set. */
 int pynrt_column_from_object(PyObject *obj, nrt_column **out);
+
+/* The column of a Column object whose rows may be read: a column with rows_unchecked is
+ * validated whole first (on every core). NULL with an exception (NativeError naming the bad
+ * row) when it is not sound. */
+nrt_column *pynrt_column_checked(PyObject *obj);
+
+/* input_column(obj) -> Column: a UDF's input. A string array is imported with every check
+ * but the per-row ones, which the apply runs chunk by chunk (validate_inputs) while the bytes
+ * are in cache for the UDF; other inputs are imported as Column(obj). */
+PyObject *pynrt_input_column(PyObject *self, PyObject *obj);
 
 /* A column of n rows all holding the Python scalar `value` (str, int, float, bool, None). */
 int pynrt_column_broadcast(PyObject *value, int64_t n, nrt_column **out);

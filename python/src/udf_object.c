@@ -146,7 +146,8 @@ static int string_type_of(const char *name, enum nrt_col_type *t) {
 }
 
 /* apply(columns, threads=0, errors_null=False, string_type=None) -> Column. A failing row
- * raises NativeError(code, message, row) with the 0-based row. */
+ * raises NativeError(code, message, row) with the 0-based row; a defect of an input made by
+ * input_column() NativeError(code, message), as Column() would have. */
 static PyObject *compiled_apply(PyObject *self, PyObject *args, PyObject *kwargs) {
   static char *kwlist[] = {"columns", "threads", "errors_null", "string_type", NULL};
   PyObject *cols;
@@ -179,6 +180,8 @@ static PyObject *compiled_apply(PyObject *self, PyObject *args, PyObject *kwargs
       return NULL;
     }
     inputs[i] = ((pynrt_column *)o_i)->col; /* kept alive by seq */
+    if (((pynrt_column *)o_i)->rows_unchecked)
+      o.validate_inputs = true; /* every chunk checks its rows of each input first */
   }
   nrt_column *out = NULL;
   struct nrt_exec_info info;
@@ -189,8 +192,19 @@ static PyObject *compiled_apply(PyObject *self, PyObject *args, PyObject *kwargs
   Py_BEGIN_ALLOW_THREADS
   rc = nrt_udf_apply(udf, inputs, (size_t)n, &o, &out, &info, &err);
   Py_END_ALLOW_THREADS
+  if (rc == NRT_OK) /* every row was read, so every row was checked */
+    for (Py_ssize_t i = 0; i < n; i++)
+      ((pynrt_column *)PyTuple_GetItem(seq, i))->rows_unchecked = 0;
   PyMem_Free(inputs);
   Py_DECREF(seq);
+  if (rc && info.invalid_input) { /* as Column(obj) reports a defect: NativeError(code, msg) */
+    PyObject *e = Py_BuildValue("(is)", rc, err.message);
+    if (e) {
+      PyErr_SetObject(pynrt_global->native_error, e);
+      Py_DECREF(e);
+    }
+    return NULL;
+  }
   if (rc) {
     if (rc == NRT_ENOMEM && info.error_row < 0)
       return PyErr_NoMemory();

@@ -238,3 +238,48 @@ def test_large_imports_are_validated_on_all_cores_and_name_the_bad_row(typ):
     lying = pa.Array.from_buffers(typ, n, with_nulls.buffers(), null_count=3)
     with pytest.raises(nrt._nrt.NativeError, match="null"):
         nrt.Column(lying)
+
+
+def _corrupt(n, bad_row):
+    """n rows 'wörd<i>' in a utf8 array whose row bad_row holds a byte that is no UTF-8."""
+    good = pa.array([f"wörd{i}" for i in range(n)])
+    offsets, data = good.buffers()[1], bytearray(good.buffers()[2].to_pybytes())
+    data[int(np.frombuffer(offsets, dtype=np.int32)[bad_row]) + 1] = 0xFF
+    return good, pa.Array.from_buffers(pa.string(), n, [None, offsets, pa.py_buffer(bytes(data))])
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("n,bad_row", [(3, 1), (100_000, 70_001)])
+def test_udf_inputs_are_checked_by_the_apply_chunk_by_chunk(threads, n, bad_row):
+    good, bad = _corrupt(n, bad_row)
+    shout = nrt.udf("lambda s: s.upper()", threads=threads, errors="null")
+    assert shout(good).to_pylist()[-1] == f"WÖRD{n - 1}"
+    # The defect stops the apply even with errors='null', naming the column and row as
+    # nrt.Column does.
+    with pytest.raises(nrt._nrt.NativeError,
+                       match=f"input column 0: row {bad_row}: invalid UTF-8 at byte 1"):
+        shout(bad)
+    # Rows are checked a chunk (at most 16,384 rows) at a time, before any call on them: a
+    # row that raises in an earlier chunk is the error, as when rows run one by one.
+    to_int = nrt.udf("lambda s: int(s)", threads=threads)
+    if bad_row >= 16_384:
+        with pytest.raises(ValueError, match="invalid literal") as e:
+            to_int(bad)
+        assert e.value.row == 0
+    else:
+        with pytest.raises(nrt._nrt.NativeError, match=f"row {bad_row}: invalid UTF-8"):
+            to_int(bad)
+    # pandas inputs take the same path.
+    pd = pytest.importorskip("pandas")
+    with pytest.raises(nrt._nrt.NativeError, match=f"row {bad_row}: invalid UTF-8"):
+        shout(pd.Series(bad, dtype=pd.ArrowDtype(pa.string())))
+
+
+def test_an_input_column_is_checked_before_anything_reads_its_rows():
+    good, bad = _corrupt(5, 3)
+    for read in (lambda c: c.to_pylist(), lambda c: c[0], lambda c: pa.array(c),
+                 lambda c: c.buffers(), lambda c: nrt.Column(c)):
+        with pytest.raises(nrt._nrt.NativeError, match="row 3: invalid UTF-8"):
+            read(nrt._nrt.input_column(bad))
+    c = nrt._nrt.input_column(good)
+    assert c.to_pylist() == good.to_pylist() and pa.array(c).equals(good)

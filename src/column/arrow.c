@@ -364,7 +364,8 @@ int nrt_col_import_typed(struct ArrowArray *array, enum nrt_col_type type,
   rc = make_column(array, type, child_type, owner, &col, err);
   if (rc == NRT_OK && !(flags & NRT_COL_IMPORT_TRUSTED)) {
     struct nrt_error bad = {0};
-    rc = nrt_col_validate(col, &bad);
+    rc = flags & NRT_COL_IMPORT_ROWS_UNCHECKED ? nrt_col_validate_shape(col, &bad)
+                                               : nrt_col_validate(col, &bad);
     if (rc) {
       nrt_error_set(err, rc, "invalid %s array: %s", name, bad.message);
       nrt_col_release(col);

@@ -53,6 +53,10 @@ int nrt_col_import_typed(struct ArrowArray *array, enum nrt_col_type type,
 /* The block owning buffer `slot` of col (borrowed), or NULL. */
 nrt_memblock *nrt_col_owner(const nrt_column *col, int slot);
 
+/* nrt_col_validate's checks that read no row's contents: buffer sizes, and null_count
+ * against the bitmap. */
+int nrt_col_validate_shape(const nrt_column *col, struct nrt_error *err);
+
 /* Number of zero bits among bits [offset, offset + length) of `bits`. */
 int64_t nrt_col_count_nulls(const uint8_t *bits, int64_t offset, int64_t length);
 

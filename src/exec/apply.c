@@ -32,6 +32,7 @@ struct apply_chunk {
   int64_t error_row;      /* first failing row of the chunk, -1 if none */
   int error_code;
   int stop;               /* the chunk's error stops the apply */
+  int invalid_input;      /* the error is an input's defect (validate_inputs) */
   char error_message[NRT_ERROR_MESSAGE_SIZE]; /* "row N: ...": no allocation on error paths */
 };
 
@@ -48,6 +49,7 @@ struct apply_job {
   bool call_on_null;
   bool errors_as_null;
   bool discard_messages;
+  bool validate_inputs;
   int64_t rows;
   int64_t chunk_rows;
   struct apply_chunk *chunks;
@@ -99,6 +101,28 @@ static void chunk_error(struct apply_job *job, struct apply_chunk *c, int64_t ro
     c->stop = 1;
     lower_stop_row(job, row);
   }
+}
+
+/* validate_inputs: checks rows [start, end) of every input before the chunk reads them.
+ * A defect stops the apply from `start` on (no row of the chunk is called); the message is
+ * the check's, naming the row. Returns whether the rows are sound. */
+static bool check_chunk_inputs(struct apply_job *job, struct apply_chunk *c, int64_t start,
+                               int64_t end) {
+  for (size_t j = 0; j < job->n_inputs; j++) {
+    struct nrt_error e = {0};
+    int rc = nrt_col_validate_rows(job->inputs[j], start, end - start, &e);
+    if (rc) {
+      c->error_row = start;
+      c->error_code = rc;
+      c->invalid_input = 1;
+      snprintf(c->error_message, sizeof c->error_message, "input column %zu: %.*s", j,
+               NRT_ERROR_MESSAGE_SIZE - 64, e.message);
+      c->stop = 1;
+      lower_stop_row(job, start);
+      return false;
+    }
+  }
+  return true;
 }
 
 /* Loads row i of every input into args; returns true when some input is null. */
@@ -270,6 +294,8 @@ static void run_chunk(void *arg, int64_t k) {
   int64_t end = start + job->chunk_rows < job->rows ? start + job->chunk_rows : job->rows;
   if (start > atomic_load_explicit(&job->stop_row, memory_order_relaxed))
     return; /* a lower row already stopped the apply */
+  if (job->validate_inputs && !check_chunk_inputs(job, c, start, end))
+    return;
 
   nrt_value stack_args[APPLY_STACK_ARGS];
   nrt_value *args = stack_args;
@@ -487,6 +513,7 @@ static int apply(nrt_column *const *inputs, size_t n_inputs, nrt_row_fn fn,
                           .ctx = ctx,
                           .call_on_null = o->call_on_null, .errors_as_null = o->errors_as_null,
                           .discard_messages = o->errors_as_null && o->discard_messages,
+                          .validate_inputs = o->validate_inputs,
                           .rows = inputs[0]->length};
   rc = builder_type_for(o, &job.result_kind, &job.item_kind, &job.builder_type, &job.item_type,
                         err);
@@ -513,7 +540,7 @@ static int apply(nrt_column *const *inputs, size_t n_inputs, nrt_row_fn fn,
     job.chunks[k].col = NULL;
     job.chunks[k].calls = job.chunks[k].failed_rows = 0;
     job.chunks[k].error_row = -1;
-    job.chunks[k].error_code = job.chunks[k].stop = 0;
+    job.chunks[k].error_code = job.chunks[k].stop = job.chunks[k].invalid_input = 0;
     job.chunks[k].error_message[0] = '\0';
   }
 
@@ -538,7 +565,8 @@ static int apply(nrt_column *const *inputs, size_t n_inputs, nrt_row_fn fn,
   const struct apply_chunk *stop = first_error(job.chunks, n_chunks, 1);
   const struct apply_chunk *first = stop ? stop : first_error(job.chunks, n_chunks, 0);
   if (first) {
-    info->error_row = first->error_row;
+    info->invalid_input = first->invalid_input;
+    info->error_row = first->invalid_input ? -1 : first->error_row;
     info->error_code = first->error_code;
   }
   if (stop) {

@@ -306,6 +306,7 @@ int nrt_udf_apply(const nrt_udf *udf, nrt_column *const *inputs, size_t n,
     eo.threads = options->threads;
     eo.errors_as_null = options->errors_as_null;
     eo.discard_messages = !udf->names_exceptions;
+    eo.validate_inputs = options->validate_inputs;
     eo.string_type = options->string_type;
     eo.chunk_rows = options->chunk_rows;
     eo.on_progress = options->on_progress;
