@@ -312,9 +312,16 @@ void cg_write(cg *c, const udf_expr *e) {
                    "room is checked for 4 bytes per byte and 8 more");
     cg_val s = cg_expr(c, e->u.call.receiver);
     LLVMValueRef data = cg_str_data(c, s.v), len = cg_str_len(c, s.v);
+    /* An empty string maps to nothing: no room, no call (s.partition(sep)[2].lower() of a row
+     * without sep, a stripped blank row). */
+    LLVMBasicBlockRef map = cg_block(c, "case.map"), done = cg_block(c, "case.done");
+    LLVMBuildCondBr(c->b, LLVMBuildICmp(c->b, LLVMIntEQ, len, cg_i64(c, 0), ""), done, map);
+    cg_at(c, map);
     LLVMValueRef posp, pos = reserve(c, LLVMBuildAdd(c->b, len, cg_i64(c, 2), ""), 2, &posp);
     LLVMValueRef kargs[3] = {data, len, pos};
     advance(c, posp, pos, cg_call(c, kernel, "l:plp", kargs, 3));
+    cg_goto(c, done);
+    cg_at(c, done);
     cg_release(c, s);
     return;
   }

@@ -132,6 +132,10 @@ case("lambda s: s[1:-1] + '|' + s[:3] + '|' + s[-2:] + '|' + s[2:1] + '|' + s[-1
 case("lambda s: s.upper() + '-' * 3 + s.title() + s.casefold()",
      rows=s_rows(["", "ß" * 700, "ΐ" * 1500 + "x", "a" * 5000, "ﬃ" * 900 + "é"]),
      name="case mappings larger than the writer's room")
+case("lambda s: s.partition('@')[2].lower() + '|' + s.strip().upper() + '|' + "
+     "s.partition(' ')[0].title()",
+     rows=s_rows(["", "a@B.ORG", "no at sign", "   ", "x@", "@Ü", " ß@ẞ "]),
+     name="case mappings of empty strings written in place")
 case("lambda s: f'{len(s) * 12345:x}|{-len(s) * 777:#b}|{len(s) * 10 ** 9:,}|"
      "{len(s) * 65537:_x}|{len(s):+08d}|{-len(s):^10}|{len(s) * 99999:*>12,}|{len(s) + 65:c}|"
      "{len(s):e}|{len(s):.2%}|{-len(s) * 8:o}|{len(s):#X}|{len(s) * -1:n}|{len(s):=+6}'",
