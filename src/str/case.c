@@ -19,6 +19,7 @@
 #include "str/case_internal.h"
 #include "str/case_latin1.h"
 #include "str/str_alloc.h"
+#include "str/str_copy.h"
 #include "unicode/uc_lookup.h"
 
 #if defined(__GNUC__)
@@ -591,7 +592,7 @@ CASE_INLINE int convert_managed(const nrt_str *s, enum case_mode op, nrt_str *ou
   else
     n = run_op(op, s->data, s->len, NULL, &changed, false);
   if (!changed) {
-    *out = *s;
+    nrt_str_copy(out, s);
     nrt_str_retain(out);
     return NRT_OK;
   }
@@ -622,7 +623,7 @@ static inline bool ascii_char_managed(const nrt_str *s, enum case_mode op, nrt_s
   else if (lower && to_upper)
     m = (unsigned char)(c - 32);
   if (m == c) {
-    *out = *s;
+    nrt_str_copy(out, s);
     nrt_str_retain(out);
   } else {
     *out = nrt_str_view(&nrt_str_ascii_table[2 * m], 1);

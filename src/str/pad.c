@@ -2,6 +2,7 @@
  * Objects/unicodeobject.c: pad(), unicode_center_impl, unicode_zfill_impl,
  * unicode_expandtabs_impl, unicode_removeprefix_impl). */
 #include "str/convert_internal.h"
+#include "str/str_copy.h"
 
 int nrt_str_fillchar(const char *fill, int64_t fill_len, uint32_t *cp, struct nrt_error *err) {
   int k = 0;
@@ -165,7 +166,7 @@ int64_t nrt_str_removesuffix_size(const char *s, int64_t len, const char *suffix
 /* ------------------------------------------------------------------ managed forms */
 
 static int same(const nrt_str *s, nrt_str *out) {
-  *out = *s;
+  nrt_str_copy(out, s);
   nrt_str_retain(out);
   return NRT_OK;
 }

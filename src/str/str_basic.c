@@ -1,5 +1,6 @@
 /* len, ASCII check, comparisons, `in`, concatenation and repetition (see nrt/str.h), plus the
  * code point <-> byte offset helpers every indexed operation uses. */
+#include "str/str_copy.h"
 #include "str/str_internal.h"
 #include "str/str_short.h"
 
@@ -259,7 +260,7 @@ int nrt_str_concat(const nrt_str *a, const nrt_str *b, nrt_str *out, struct nrt_
     if (append_room(r) > 0) /* a buffer still growing: never shared */
       return nrt_str_new(r->data, r->len, out, err);
     nrt_str_retain(r);
-    *out = *r;
+    nrt_str_copy(out, r);
     return NRT_OK;
   }
   if (a->len > NRT_STR_MAX_LEN - b->len) {
@@ -348,7 +349,7 @@ int nrt_str_fit(const nrt_str *s, nrt_str *out, struct nrt_error *err) {
   if (append_room(s) > 0)
     return nrt_str_new(s->data, s->len, out, err);
   nrt_str_retain(s);
-  *out = *s;
+  nrt_str_copy(out, s);
   return NRT_OK;
 }
 
@@ -359,7 +360,7 @@ int nrt_str_repeat(const nrt_str *s, int64_t n, nrt_str *out, struct nrt_error *
   }
   if (n == 1) {
     nrt_str_retain(s);
-    *out = *s;
+    nrt_str_copy(out, s);
     return NRT_OK;
   }
   if (s->len > NRT_STR_MAX_LEN / n) {

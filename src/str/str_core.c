@@ -1,6 +1,7 @@
 /* Managed strings: one allocation per string (MemInfo + length + bytes + NUL), the shared
  * empty string, retain/release (see nrt/str.h). */
 #include "nrt/unicode.h"
+#include "str/str_copy.h"
 #include "str/str_internal.h"
 
 #include <stddef.h>
@@ -103,7 +104,7 @@ int nrt_str_result_sub(const nrt_str *in, const char *r, int64_t rlen, nrt_str *
                        struct nrt_error *err) {
   if (r == in->data && rlen == in->len) {
     nrt_str_retain(in);
-    *out = *in;
+    nrt_str_copy(out, in);
     return NRT_OK;
   }
   return nrt_str_make(r, rlen, out, err);

@@ -1,4 +1,5 @@
 /* str.replace(old, new, count) (see nrt/str.h). */
+#include "str/str_copy.h"
 #include "str/str_internal.h"
 
 /* Number of replacements made (old non-empty: non-overlapping matches, at most count). */
@@ -73,7 +74,7 @@ int nrt_str_replace(const nrt_str *s, const nrt_str *old_s, const nrt_str *new_s
   int64_t k = count == 0 ? 0 : replacements(s->data, s->len, old_s->data, old_s->len, count);
   if (k == 0 || nrt_str_eq(old_s->data, old_s->len, new_s->data, new_s->len)) {
     nrt_str_retain(s); /* nothing replaced: the result is s */
-    *out = *s;
+    nrt_str_copy(out, s);
     return NRT_OK;
   }
   int64_t grow = new_s->len - old_s->len;

@@ -3,6 +3,7 @@
  * ranges, the managed forms count the pieces (so the list is allocated once, at its final
  * size) and then append the strings. */
 #include "nrt/unicode.h"
+#include "str/str_copy.h"
 #include "str/str_internal.h"
 #include "str/str_short.h"
 
@@ -674,7 +675,7 @@ int nrt_str_join_words(const nrt_str *sep, const nrt_str *s, nrt_str *out,
     return NRT_OK;
   if (same) {
     nrt_str_retain(s);
-    *out = *s;
+    nrt_str_copy(out, s);
     return NRT_OK;
   }
   if (sep->len && words - 1 > (NRT_STR_MAX_LEN - bytes) / sep->len)
@@ -713,13 +714,13 @@ int nrt_str_partition_item(const nrt_str *s, const nrt_str *sep, bool reverse, i
   if (!p) { /* (s, '', '') from the left, ('', '', s) from the right */
     if (item == (reverse ? 2 : 0)) {
       nrt_str_retain(s);
-      *out = *s;
+      nrt_str_copy(out, s);
     }
     return NRT_OK;
   }
   if (item == 1) {
     nrt_str_retain(sep);
-    *out = *sep;
+    nrt_str_copy(out, sep);
     return NRT_OK;
   }
   int64_t at = p - s->data;

@@ -163,8 +163,22 @@ LLVMValueRef cg_out_str(cg *c) {
   return slot;
 }
 
+/* A string header a runtime function wrote, one field at a time: the C side writes it with
+ * one 8-byte store per field, and a load that spans two of them (what the backend makes of
+ * the aggregate when it copies mi and data together) cannot be forwarded from those stores;
+ * it waits for them to reach the cache, a dozen cycles per call. A volatile load of data
+ * cannot be merged with either neighbour. */
 LLVMValueRef cg_load_str(cg *c, LLVMValueRef slot) {
-  return LLVMBuildLoad2(c->b, c->str, slot, "");
+  LLVMValueRef v = LLVMGetUndef(c->str);
+  LLVMTypeRef types[3] = {c->ptr, c->ptr, c->i64};
+  for (unsigned k = 0; k < 3; k++) {
+    LLVMValueRef at = LLVMBuildStructGEP2(c->b, c->str, slot, k, "");
+    LLVMValueRef field = LLVMBuildLoad2(c->b, types[k], at, "");
+    if (k == 1)
+      LLVMSetVolatile(field, 1);
+    v = LLVMBuildInsertValue(c->b, v, field, k, "");
+  }
+  return v;
 }
 
 LLVMValueRef cg_bool_of_c(cg *c, LLVMValueRef b8) {

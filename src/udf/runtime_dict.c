@@ -7,6 +7,7 @@
 #include "nrt/str_convert.h"
 #include "str/str_short.h"
 
+#include "str/str_copy.h"
 #include "udf/ast.h"
 #include "udf/runtime.h"
 #include "udf/runtime_dict.h"
@@ -235,7 +236,7 @@ int32_t nrt_udf_rt_dict_pop(struct nrt_error *err, nrt_udf_dict *d, const nrt_st
   if (find_entry(d, k) < 0) {
     if (!dflt) return key_error(err, d, k);
     if (out) {
-      *out = *dflt;
+      nrt_str_copy(out, dflt);
       nrt_mi_incref_local(dflt->mi);
     }
     return NRT_OK;
@@ -253,7 +254,7 @@ int32_t nrt_udf_rt_dict_setdefault(struct nrt_error *err, nrt_udf_dict *d, const
                                    const nrt_str *v, nrt_str *out) {
   if (nrt_udf_rt_dict_find(d, k, out)) return NRT_OK;
   int rc = nrt_udf_rt_dict_set(err, d, k, v);
-  if (rc == NRT_OK) *out = *v;
+  if (rc == NRT_OK) nrt_str_copy(out, v);
   return rc;
 }
 

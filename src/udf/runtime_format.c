@@ -6,6 +6,7 @@
 #include "nrt/str.h"
 #include "nrt/str_convert.h"
 #include "nrt/unicode.h"
+#include "str/str_copy.h"
 #include "udf/runtime.h"
 
 int nrt_udf_parse_str_spec(const char *spec, int64_t speclen, struct nrt_udf_str_spec *f,
@@ -143,7 +144,7 @@ int32_t nrt_udf_rt_format_str(struct nrt_error *err, const nrt_str *s, const cha
     return rc;
   if (keep == s->len && size == s->len) { /* neither cut nor padded */
     nrt_str_retain(s);
-    *out = *s;
+    nrt_str_copy(out, s);
     return NRT_OK;
   }
   char *p;

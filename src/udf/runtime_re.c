@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "nrt/unicode.h"
+#include "str/str_copy.h"
 #include "udf/re_compile.h"
 
 /* A match object: the payload of its MemInfo. */
@@ -32,7 +33,7 @@ static int piece(const nrt_str *s, int64_t a, int64_t b, nrt_str *out, struct nr
   }
   if (a == 0 && b == s->len) {
     nrt_str_retain(s);
-    *out = *s;
+    nrt_str_copy(out, s);
     return NRT_OK;
   }
   return nrt_str_new(s->data + a, b - a, out, err);
@@ -380,7 +381,7 @@ int32_t nrt_udf_rt_re_sub(const void *rep, const nrt_str *repl, const nrt_str *s
   if (rc == NRT_OK) {
     if (*nsubs == 0) {
       nrt_str_retain(s);
-      *out = *s;
+      nrt_str_copy(out, s);
     } else {
       put(&b, s->data + last, (size_t)s->len - last);
       rc = b.rc ? b.rc : nrt_str_new(b.p, (int64_t)b.n, out, err);
@@ -480,7 +481,7 @@ int32_t nrt_udf_rt_re_assemble(const nrt_str *s, nrt_meminfo *matches, nrt_memin
   const nrt_str_list *ml = matches->data, *rl = repls->data;
   if (ml->len == 0) {
     nrt_str_retain(s);
-    *out = *s;
+    nrt_str_copy(out, s);
     return NRT_OK;
   }
   buf b = {NULL, 0, 0, NRT_OK, err};
@@ -529,7 +530,7 @@ int32_t nrt_udf_rt_re_escape(const nrt_str *s, nrt_str *out, struct nrt_error *e
   int rc;
   if (b.n == 0 && b.rc == NRT_OK) {
     nrt_str_retain(s);
-    *out = *s;
+    nrt_str_copy(out, s);
     rc = NRT_OK;
   } else {
     put(&b, s->data + last, (size_t)s->len - last);

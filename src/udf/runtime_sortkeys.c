@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "nrt/str.h"
+#include "str/str_copy.h"
 #include "udf/runtime.h"
 
 typedef union key_item {
@@ -254,7 +255,7 @@ int32_t nrt_udf_rt_mlist_pick(struct nrt_error *err, nrt_meminfo *list, nrt_memi
       return nrt_error_set(err, NRT_EVALUE, "%s() arg is an empty sequence",
                            is_max ? "max" : "min");
     nrt_str_retain(dflt);
-    *out = *dflt;
+    nrt_str_copy(out, dflt);
     return NRT_OK;
   }
   order o = {k, l->items, false};

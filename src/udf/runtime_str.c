@@ -6,6 +6,7 @@
 #include "nrt/str.h"
 #include "nrt/str_convert.h"
 #include "nrt/unicode.h"
+#include "str/str_copy.h"
 #include "udf/runtime.h"
 
 static nrt_str mk(nrt_meminfo *mi, const char *data, int64_t len) {
@@ -24,7 +25,7 @@ static int sub(const nrt_str *s, int64_t off, int64_t n, nrt_str *out, struct nr
   }
   if (off == 0 && n == s->len) {
     nrt_str_retain(s);
-    *out = *s;
+    nrt_str_copy(out, s);
     return NRT_OK;
   }
   /* One character: chr() of its code point (the static table for ASCII, else a new string).
@@ -297,7 +298,7 @@ int32_t nrt_udf_rt_join_chars(struct nrt_error *err, const nrt_str *sep, const n
                               nrt_str *out) {
   if (s->len <= 1 || sep->len == 0) {
     nrt_str_retain(s);
-    *out = *s;
+    nrt_str_copy(out, s);
     return NRT_OK;
   }
   int64_t n = nrt_str_len(s->data, s->len);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "nrt/unicode.h"
+#include "str/str_copy.h"
 #include "udf/ast.h"
 #include "udf/runtime.h"
 #include "udf/runtime_dict.h"
@@ -177,7 +178,7 @@ int32_t nrt_udf_rt_translate(struct nrt_error *err, const nrt_str *s, const char
     return rc;
   if (!changed) {
     nrt_str_retain(s);
-    *out = *s;
+    nrt_str_copy(out, s);
     return NRT_OK;
   }
   char *w;
@@ -249,7 +250,7 @@ int32_t nrt_udf_rt_translate_dict(struct nrt_error *err, const nrt_str *s, const
     if (pass) {
       if (!changed) {
         nrt_str_retain(s);
-        *out = *s;
+        nrt_str_copy(out, s);
         return NRT_OK;
       }
       int rc = nrt_str_alloc(total, out, &w, err);

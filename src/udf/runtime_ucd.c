@@ -7,6 +7,7 @@
 #include "nrt/str_convert.h"
 #include "nrt/ucd.h"
 #include "nrt/unicode.h"
+#include "str/str_copy.h"
 
 static const char *const fn_names[] = {
     "category", "bidirectional", "east_asian_width", "decomposition", "name", "lookup",
@@ -43,7 +44,7 @@ static int32_t normalize(enum nrt_uc_form form, const nrt_str *text, nrt_str *ou
                          struct nrt_error *err) {
   if (nrt_uc_quick_check(form, text->data, (size_t)text->len)) {
     nrt_str_retain(text);
-    *out = *text;
+    nrt_str_copy(out, text);
     return NRT_OK;
   }
   size_t n = nrt_utf8_count(text->data, (size_t)text->len);
@@ -127,7 +128,7 @@ int32_t nrt_udf_rt_ucd_str(int32_t fn, const nrt_str *a, const nrt_str *b, nrt_s
     }
     if (!b) return nrt_error_set(err, NRT_EVALUE, "no such name");
     nrt_str_retain(b);
-    *out = *b;
+    nrt_str_copy(out, b);
     return NRT_OK;
   }
   default: return nrt_error_set(err, NRT_EINVAL, "unknown unicodedata function %d", (int)fn);
