@@ -346,8 +346,27 @@ static void check_slices(const char *s, int64_t n, int *bad) {
       }
 }
 
+/* s[:k] and s[k:] of every k (code point offsets: whole words, and the last bytes of the
+ * string as one zero-padded word), against counting lead bytes. */
+static void check_prefixes(const char *s, int64_t n, int *bad) {
+  for (int64_t k = 0; k <= n + 1; k++) {
+    int64_t want = n, seen = 0;
+    for (int64_t i = 0; i < n; i++)
+      if (((unsigned char)s[i] & 0xC0) != 0x80 && seen++ == k) {
+        want = i;
+        break;
+      }
+    int64_t b0, b1;
+    nrt_str_slice_range(s, n, 0, k, &b0, &b1);
+    *bad += b0 != 0 || b1 != want;
+    nrt_str_slice_range(s, n, k, NRT_STR_NONE, &b0, &b1);
+    *bad += b0 != want || b1 != n;
+  }
+}
+
 static void test_slices(void) {
   int bad = 0;
+  each_string('a', check_prefixes, &bad);
   each_string('a', check_slices, &bad);
   random_strings(check_slices, LIGHT ? 300 : 3000, &bad);
   CHECK_EQ_INT(bad, 0);
