@@ -238,56 +238,42 @@ static int null_column(int64_t n, nrt_column **out) {
 #define PARALLEL_VALIDATE_ROWS (1 << 15)
 
 struct parallel_validate {
-  nrt_column *col;
+  const nrt_column *col;
   int64_t per_task;
-  int *codes;      /* each slice's status */
-  int64_t *nulls;  /* each slice's null count, recomputed from the bitmap */
+  int *codes; /* each range's status */
 };
 
-static void validate_slice(void *arg, int64_t t) {
+static void validate_range(void *arg, int64_t t) {
   struct parallel_validate *p = arg;
   int64_t start = t * p->per_task;
   int64_t len = p->col->length - start < p->per_task ? p->col->length - start : p->per_task;
   struct nrt_error e = {0};
-  nrt_column *slice;
-  p->codes[t] = nrt_col_slice(p->col, start, len, &slice, &e);
-  if (p->codes[t])
-    return;
-  p->codes[t] = nrt_col_validate(slice, &e);
-  p->nulls[t] = slice->null_count;
-  nrt_col_release(slice);
+  p->codes[t] = nrt_col_validate_rows(p->col, start, len, &e);
 }
 
-/* Runs nrt_col_validate on slices of col in parallel (their null counts must add up to the
- * column's). A defect is reported by a sequential validation of the whole column, which names
- * the first bad row. 0, or -1 with an exception. */
-static int validate_parallel(nrt_column *col) {
+/* The per-row checks of col (imported with NRT_COL_IMPORT_ROWS_UNCHECKED) over ranges of rows
+ * in parallel. A defect is reported by a sequential validation of the whole column, which
+ * names the first bad row. 0, or -1 with an exception. */
+static int validate_parallel(const nrt_column *col) {
   struct nrt_error err = {0};
   int64_t n_tasks = 4 * (int64_t)nrt_exec_cores();
-  struct parallel_validate p = {col, (col->length + n_tasks - 1) / n_tasks, NULL, NULL};
+  struct parallel_validate p = {col, (col->length + n_tasks - 1) / n_tasks, NULL};
   n_tasks = p.per_task ? (col->length + p.per_task - 1) / p.per_task : 0;
   p.codes = PyMem_Calloc((size_t)(n_tasks ? n_tasks : 1), sizeof *p.codes);
-  p.nulls = PyMem_Calloc((size_t)(n_tasks ? n_tasks : 1), sizeof *p.nulls);
-  if (!p.codes || !p.nulls) {
-    PyMem_Free(p.codes);
-    PyMem_Free(p.nulls);
+  if (!p.codes) {
     PyErr_NoMemory();
     return -1;
   }
   int rc = 0;
   Py_BEGIN_ALLOW_THREADS
-  nrt_exec_parallel_for(n_tasks, 0, validate_slice, &p);
-  int64_t nulls = 0;
-  for (int64_t t = 0; t < n_tasks; t++) {
-    nulls += p.nulls[t];
+  nrt_exec_parallel_for(n_tasks, 0, validate_range, &p);
+  for (int64_t t = 0; t < n_tasks; t++)
     if (p.codes[t])
       rc = p.codes[t];
-  }
-  if (rc || nulls != col->null_count)
+  if (rc)
     rc = nrt_col_validate(col, &err);
   Py_END_ALLOW_THREADS
   PyMem_Free(p.codes);
-  PyMem_Free(p.nulls);
   if (rc) {
     pynrt_raise(&err);
     return -1;
@@ -296,15 +282,13 @@ static int validate_parallel(nrt_column *col) {
 }
 
 /* Imports a string array (utf8, large_utf8, utf8_view) with every check of
- * nrt_col_import_arrow: the constant-time ones at import, the per-row ones on every core
- * (validate_parallel), or (`defer`) with the per-row ones left to the apply
- * (NRT_COL_IMPORT_ROWS_UNCHECKED). Consumes the array in every case; 0 or -1 with an
- * exception. */
+ * nrt_col_import_arrow: all but the per-row ones at import (NRT_COL_IMPORT_ROWS_UNCHECKED),
+ * then the per-row ones on every core (validate_parallel), or (`defer`) left to the apply.
+ * Consumes the array in every case; 0 or -1 with an exception. */
 static int import_strings(struct ArrowArray *a, const char *f, bool defer, nrt_column **out) {
   struct nrt_error err = {0};
   nrt_column *col;
-  unsigned flags = defer ? NRT_COL_IMPORT_ROWS_UNCHECKED : NRT_COL_IMPORT_TRUSTED;
-  if (nrt_col_import_arrow_flags(a, f, flags, &col, &err)) {
+  if (nrt_col_import_arrow_flags(a, f, NRT_COL_IMPORT_ROWS_UNCHECKED, &col, &err)) {
     pynrt_raise(&err);
     return -1;
   }
