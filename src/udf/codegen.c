@@ -217,10 +217,7 @@ static cg_val char_at(cg *c, LLVMValueRef s, LLVMValueRef pos, LLVMValueRef *nb_
       "");
   LLVMBuildBr(c->b, sized);
   cg_at(c, sized);
-  LLVMValueRef n = LLVMBuildPhi(c->b, c->i64, "nb");
-  LLVMValueRef n_in[2] = {cg_i64(c, 1), n_multi};
-  LLVMBasicBlockRef n_from[2] = {ascii, multi};
-  LLVMAddIncoming(n, n_in, n_from, 2);
+  LLVMValueRef n = cg_phi2(c, c->i64, "nb", cg_i64(c, 1), ascii, n_multi, multi);
   LLVMBasicBlockRef view = cg_block(c, "char.view"), made = cg_block(c, "char.new"),
                     got = cg_block(c, "char.got");
   LLVMBuildCondBr(c->b, LLVMBuildIsNull(c->b, mi, ""), view, made);
@@ -238,12 +235,8 @@ static cg_val char_at(cg *c, LLVMValueRef s, LLVMValueRef pos, LLVMValueRef *nb_
   LLVMBasicBlockRef made_end = LLVMGetInsertBlock(c->b);
   LLVMBuildBr(c->b, got);
   cg_at(c, got);
-  LLVMValueRef nb = LLVMBuildPhi(c->b, c->i64, "nb");
-  LLVMValueRef chv = LLVMBuildPhi(c->b, c->str, "ch");
-  LLVMValueRef nb_in[2] = {n, made_nb}, ch_in[2] = {view_v, made_v};
-  LLVMBasicBlockRef from[2] = {view, made_end};
-  LLVMAddIncoming(nb, nb_in, from, 2);
-  LLVMAddIncoming(chv, ch_in, from, 2);
+  LLVMValueRef nb = cg_phi2(c, c->i64, "nb", n, view, made_nb, made_end);
+  LLVMValueRef chv = cg_phi2(c, c->str, "ch", view_v, view, made_v, made_end);
   cg_val ch = {chv, UDF_TY_STR, false};
   cg_push_temp(c, &ch);
   *nb_out = nb;

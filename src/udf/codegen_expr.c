@@ -265,11 +265,7 @@ static LLVMValueRef search_then_join(cg *c, const udf_strlit *lit, LLVMValueRef 
   LLVMBasicBlockRef search_end = LLVMGetInsertBlock(c->b);
   LLVMBuildBr(c->b, done);
   cg_at(c, done);
-  LLVMValueRef phi = LLVMBuildPhi(c->b, c->i1, "in");
-  LLVMValueRef inc_v[2] = {fast, found};
-  LLVMBasicBlockRef inc_b[2] = {fast_bb, search_end};
-  LLVMAddIncoming(phi, inc_v, inc_b, 2);
-  return phi;
+  return cg_phi2(c, c->i1, "in", fast, fast_bb, found, search_end);
 }
 
 /* `x in LIT` for an ASCII literal without branching on the character: a one-byte x is looked
@@ -437,10 +433,7 @@ static bool len_compare(cg *c, const udf_expr *e, cg_val *out) {
   LLVMBasicBlockRef counted = LLVMGetInsertBlock(c->b);
   LLVMBuildBr(c->b, done);
   cg_at(c, done);
-  LLVMValueRef phi = LLVMBuildPhi(c->b, c->i1, "len.gt");
-  LLVMValueRef inc_v[2] = {quick, exact};
-  LLVMBasicBlockRef inc_b[2] = {from, counted};
-  LLVMAddIncoming(phi, inc_v, inc_b, 2);
+  LLVMValueRef phi = cg_phi2(c, c->i1, "len.gt", quick, from, exact, counted);
   cg_release(c, v);
   out->v = negate ? LLVMBuildNot(c->b, phi, "") : phi;
   out->type = UDF_TY_BOOL;
@@ -546,24 +539,18 @@ static cg_val ifexp(cg *c, const udf_expr *e) {
   LLVMBasicBlockRef yes = cg_block(c, "ifexp.then"), no = cg_block(c, "ifexp.else"),
                     end = cg_block(c, "ifexp.end");
   LLVMBuildCondBr(c->b, test, yes, no);
-  LLVMValueRef inc_v[2];
-  LLVMBasicBlockRef inc_b[2];
   cg_at(c, yes);
   cg_val a = cg_coerce(c, cg_owned(c, cg_expr(c, e->u.ifexp.body)), e->type);
   cg_drop_temp(c, a);
-  inc_v[0] = a.v;
-  inc_b[0] = LLVMGetInsertBlock(c->b);
+  LLVMBasicBlockRef a_end = LLVMGetInsertBlock(c->b);
   LLVMBuildBr(c->b, end);
   cg_at(c, no);
   cg_val b = cg_coerce(c, cg_owned(c, cg_expr(c, e->u.ifexp.orelse)), e->type);
   cg_drop_temp(c, b);
-  inc_v[1] = b.v;
-  inc_b[1] = LLVMGetInsertBlock(c->b);
+  LLVMBasicBlockRef b_end = LLVMGetInsertBlock(c->b);
   LLVMBuildBr(c->b, end);
   cg_at(c, end);
-  LLVMValueRef phi = LLVMBuildPhi(c->b, cg_llty(c, e->type), "ifexp");
-  LLVMAddIncoming(phi, inc_v, inc_b, 2);
-  cg_val r = {phi, e->type, false};
+  cg_val r = {cg_phi2(c, cg_llty(c, e->type), "ifexp", a.v, a_end, b.v, b_end), e->type, false};
   cg_push_temp(c, &r);
   return r;
 }

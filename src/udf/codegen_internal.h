@@ -166,6 +166,9 @@ LLVMValueRef cg_out_str(cg *c);                    /* %nrt_str* out scratch slot
 /* A str from fn(args..., nrt_str *out, nrt_error *err) -> status, checked, as a temp. */
 cg_val cg_new_str(cg *c, const char *fn, const char *sig, LLVMValueRef *args, int n);
 LLVMValueRef cg_load_str(cg *c, LLVMValueRef slot);
+/* A phi of type ty at the current block: a when coming from block ba, b from block bb. */
+LLVMValueRef cg_phi2(cg *c, LLVMTypeRef ty, const char *name, LLVMValueRef a,
+                     LLVMBasicBlockRef ba, LLVMValueRef b, LLVMBasicBlockRef bb);
 LLVMValueRef cg_bool_of_c(cg *c, LLVMValueRef b8); /* C bool (i8) -> i1 */
 
 /* ---- reference counting */

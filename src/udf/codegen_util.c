@@ -181,6 +181,15 @@ LLVMValueRef cg_load_str(cg *c, LLVMValueRef slot) {
   return v;
 }
 
+LLVMValueRef cg_phi2(cg *c, LLVMTypeRef ty, const char *name, LLVMValueRef a,
+                     LLVMBasicBlockRef ba, LLVMValueRef b, LLVMBasicBlockRef bb) {
+  LLVMValueRef phi = LLVMBuildPhi(c->b, ty, name);
+  LLVMValueRef in[2] = {a, b};
+  LLVMBasicBlockRef from[2] = {ba, bb};
+  LLVMAddIncoming(phi, in, from, 2);
+  return phi;
+}
+
 LLVMValueRef cg_bool_of_c(cg *c, LLVMValueRef b8) {
   return LLVMBuildICmp(c->b, LLVMIntNE, b8, LLVMConstInt(c->i8, 0, 0), "");
 }

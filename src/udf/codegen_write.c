@@ -56,11 +56,7 @@ static LLVMValueRef reserve(cg *c, LLVMValueRef size, unsigned shift, LLVMValueR
   LLVMBasicBlockRef grown_bb = LLVMGetInsertBlock(c->b);
   LLVMBuildBr(c->b, ready);
   cg_at(c, ready);
-  LLVMValueRef phi = LLVMBuildPhi(c->b, c->ptr, "w.pos");
-  LLVMValueRef in[2] = {pos, grown};
-  LLVMBasicBlockRef from[2] = {fast, grown_bb};
-  LLVMAddIncoming(phi, in, from, 2);
-  return phi;
+  return cg_phi2(c, c->ptr, "w.pos", pos, fast, grown, grown_bb);
 }
 
 /* The row's position moves past n bytes written at pos. */
