@@ -3,6 +3,7 @@
 #define _GNU_SOURCE /* memmem */
 #include "nrt/unicode.h"
 #include "str/str_internal.h"
+#include "str/str_short.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -10,7 +11,7 @@
 
 /* Python's whitespace among ASCII: \t \n \v \f \r, the separators U+001C..U+001F, space. */
 static inline bool ascii_space(unsigned char c) {
-  return (c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x20);
+  return ((unsigned)(c - 0x09) <= 0x0D - 0x09) | ((unsigned)(c - 0x1C) <= 0x20 - 0x1C);
 }
 
 #if defined(__SSE2__)
@@ -23,6 +24,41 @@ static inline uint32_t space_bits(__m128i v) {
   return (uint32_t)_mm_movemask_epi8(_mm_or_si128(ctl, sep));
 }
 #endif
+
+/* Python's whitespace beyond ASCII: U+0085 and U+00A0 (two bytes); U+1680, U+2000..U+200A,
+ * U+2028, U+2029, U+202F, U+205F and U+3000 (three bytes). test_strip_windows checks these
+ * tests against the Unicode tables for every code point. */
+
+/* Whether two bytes (the first in the low byte of x) encode a space beyond ASCII. */
+static inline bool two_byte_space(uint32_t x) {
+  return (x == 0x85C2) | (x == 0xA0C2);
+}
+
+/* The same for three bytes. U+2000..U+200A, U+2028, U+2029 and U+202F are E2 80 and a third
+ * byte among the bits of e280. */
+static inline bool three_byte_space(uint32_t x) {
+  const uint64_t e280 = 0x7FFULL | (3ULL << 0x28) | (1ULL << 0x2F);
+  uint32_t third = (x >> 16) - 0x80;
+  bool in_e280 = ((x & 0xFFFF) == 0x80E2) & (third < 48) & (unsigned)(e280 >> (third & 63));
+  return (x == 0x809AE1) | (x == 0x9F81E2) | (x == 0x8080E3) | in_e280;
+}
+
+/* Whether the character that starts at byte 0 of x (little-endian; the bytes past the string
+ * zero) is a space. Compares and no branch: the character at either end of a row is a random
+ * letter of some script, so a branch on its length would mispredict. */
+static inline bool starts_space(uint32_t x) {
+  bool one = ascii_space((unsigned char)x), two = two_byte_space(x & 0xFFFF);
+  bool three = three_byte_space(x & 0xFFFFFF);
+  return one | two | three;
+}
+
+/* The same for the character whose last byte is byte 3 of y: a space is at most three bytes
+ * long, and its lead byte (C2, E1..E3) fixes where it starts in valid UTF-8. */
+static inline bool ends_space(uint32_t y) {
+  bool one = ascii_space((unsigned char)(y >> 24)), two = two_byte_space(y >> 16);
+  bool three = three_byte_space(y >> 8);
+  return one | two | three;
+}
 
 /* Whether the character starting with byte c may be a Unicode space: ASCII whitespace, or a
  * lead byte of U+0085, U+00A0 (C2), U+1680 (E1), U+2000..U+205F (E2) or U+3000 (E3). */
@@ -41,9 +77,10 @@ static inline bool ends_in_no_space(const char *s, int64_t b, int64_t e) {
 
 /* Whitespace runs shorter than 8 bytes at either end, found without a branch per byte: rows
  * with zero, one or two spaces at random would mispredict the loops' exits on every row.
- * Returns true when [*b, *e) is the answer: each stripped end stopped at a character that
- * cannot be a space. Otherwise (a run of 8 bytes or more, or a stop at a character that may
- * be a Unicode space) the loops in strip_range_loops decide. */
+ * Returns true when [*b, *e) is the answer: each stripped end stopped at a character that is
+ * no space, tested by its bytes whatever its script. Otherwise (a longer run, a space beyond
+ * ASCII at an end, a string under 4 bytes that may hold one) the loops in strip_range_loops
+ * decide. */
 static inline bool ascii_window_strip(const char *s, int64_t len, enum nrt_str_strip_side side,
                                       int64_t *begin, int64_t *end) {
   int64_t b = 0, e = len; /* locals: stores through begin and end would be reloaded */
@@ -66,10 +103,28 @@ static inline bool ascii_window_strip(const char *s, int64_t len, enum nrt_str_s
 #endif
   *begin = b;
   *end = e;
-  if (b == e)
-    return len == 0;
-  return (!(side & NRT_STRIP_LEFT) || !may_start_space((unsigned char)s[b])) &&
-         (!(side & NRT_STRIP_RIGHT) || ends_in_no_space(s, b, e));
+  if (len < 4) { /* too short for the loads below; a cheaper, cautious test */
+    if (b == e)
+      return len == 0;
+    return (!(side & NRT_STRIP_LEFT) || !may_start_space((unsigned char)s[b])) &&
+           (!(side & NRT_STRIP_RIGHT) || ends_in_no_space(s, b, e));
+  }
+  /* The four bytes from b (from len - 4 when fewer are left, shifted down so that zeros
+   * follow the string) and the four bytes up to e (from 0 when e < 4, shifted up). */
+  int64_t from = b < len - 4 ? b : len - 4, to = e < 4 ? 4 : e;
+  const unsigned char *u = (const unsigned char *)s;
+  uint32_t at_b = (uint32_t)(nrt_short_load32(u + from) >> (8 * (b - from)));
+  uint32_t before_e = (uint32_t)(nrt_short_load32(u + to - 4) << (8 * (to - e)));
+  bool left = (side & NRT_STRIP_LEFT) != 0, right = (side & NRT_STRIP_RIGHT) != 0;
+  /* First by the lead bytes alone (most rows): ASCII controls and spaces, C2, E1..E3. */
+  unsigned first = at_b & 0xFF, last = before_e >> 24;
+  unsigned lead2 = (before_e >> 16) & 0xFF, lead3 = (before_e >> 8) & 0xFF;
+  bool may_left = (first <= 0x20) | (first == 0xC2) | (first - 0xE1 <= 2);
+  bool may_right = (last <= 0x20) | ((last >= 0x80) & ((lead2 == 0xC2) | (lead3 - 0xE1 <= 2)));
+  if (!((left & may_left) | (right & may_right)))
+    return true;
+  bool left_space = starts_space(at_b), right_space = ends_space(before_e);
+  return !((left & left_space) | (right & right_space));
 }
 
 bool nrt_str_is_space_cp(uint32_t cp) {

@@ -1,7 +1,8 @@
 /* strip, lstrip and rstrip with chars None against a code-point reference, on strings built
  * from ASCII whitespace, letters and non-ASCII spaces and letters: every string of up to 5
  * such characters, then random ones of up to 40, so that whitespace runs start, end and cross
- * the 8-byte windows the kernel tests without a loop, at every position. */
+ * the 8-byte windows the kernel tests without a loop, at every position; and every code point
+ * at either end, which the kernel tests by its bytes. */
 #include "nrt/str.h"
 #include "nrt/unicode.h"
 #include "support/check.h"
@@ -21,6 +22,9 @@ static const struct piece alphabet[] = {
     {"\xc2\x85", 0x85}, {"\xe2\x80\x8b", 0x200B}, /* U+200B: not whitespace in Python */
     /* Lead bytes of spaces in characters that are none, and a space of another lead byte. */
     {"\xc2\xbf", 0xBF}, {"\xe1\x9a\x80", 0x1680}, {"\xe4\xb8\x80", 0x4E00},
+    /* Spaces of E2 80 and E2 81, a near miss (U+2030), a four-byte character. */
+    {"\xe2\x80\x89", 0x2009}, {"\xe2\x80\xa8", 0x2028}, {"\xe2\x81\x9f", 0x205F},
+    {"\xe2\x80\xb0", 0x2030}, {"\xf0\x9f\x98\x80", 0x1F600},
 };
 #define NA ((int)(sizeof alphabet / sizeof alphabet[0]))
 #define MAXC 40
@@ -70,7 +74,33 @@ static void check_one(int n, int64_t len) {
   nrt_free(copy, len ? (size_t)len : 1);
 }
 
+/* Every code point alone, before and after a letter: lstrip and rstrip remove it exactly when
+ * it is whitespace (the kernel's byte patterns against the Unicode tables). */
+static void check_every_code_point(void) {
+  struct nrt_error err;
+  for (uint32_t cp = 0; cp <= 0x10FFFF; cp++) {
+    if (cp >= 0xD800 && cp <= 0xDFFF)
+      continue;
+    char enc[8];
+    int n = (int)nrt_utf8_encode(cp, enc);
+    bool space = nrt_uc_is_space(cp);
+    char both[16];
+    memcpy(both, "ab", 2);
+    memcpy(both + 2, enc, (size_t)n);
+    memcpy(both + 2 + n, "cd", 2);
+    nrt_str right = {NULL, both, 2 + n}, left = {NULL, both + 2, n + 2}, alone = {NULL, enc, n};
+    nrt_str r;
+    CHECK(nrt_str_rstrip(&right, NULL, &r, &err) == NRT_OK && r.len == (space ? 2 : 2 + n));
+    nrt_str_release(&r);
+    CHECK(nrt_str_lstrip(&left, NULL, &r, &err) == NRT_OK && r.len == (space ? 2 : 2 + n));
+    nrt_str_release(&r);
+    CHECK(nrt_str_strip(&alone, NULL, &r, &err) == NRT_OK && r.len == (space ? 0 : n));
+    nrt_str_release(&r);
+  }
+}
+
 int main(void) {
+  check_every_code_point();
   int idx[MAXC];
   for (int n = 0; n <= 5; n++) { /* every string of n characters */
     int total = 1;
