@@ -144,9 +144,10 @@ NRT_API bool nrt_str_isprintable(const char *s, int64_t len);
  * - Managed (mi != NULL): one block from nrt_mi_alloc laid out as
  *     [nrt_meminfo 48 bytes][int64 len][len bytes][NUL]
  *   mi->data points at the int64 length (struct nrt_str_payload in the implementation),
- *   data == (char *)mi->data + 8, mi->size == len + 9 (more for a result of nrt_str_append,
- *   which keeps room to grow after the NUL). Refcount 1 at birth. The value owns
- *   one reference; compiled code may incref/decref mi inline (offset 0 of the MemInfo).
+ *   data == (char *)mi->data + 8, mi->size >= len + 9: more for a result of nrt_str_append,
+ *   which keeps room to grow after the NUL, and for one of nrt_str_replace made shorter
+ *   than its first estimate (a few bytes). Refcount 1 at birth. The value owns one
+ *   reference; compiled code may incref/decref mi inline (offset 0 of the MemInfo).
  * - The empty string: every operation producing "" returns nrt_str_empty(), a borrowed view
  *   of a static "" with mi == NULL: it costs no allocation and no refcount traffic, and is
  *   never freed. Code must test emptiness with len == 0, never by comparing data pointers.

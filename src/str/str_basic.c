@@ -257,8 +257,8 @@ bool nrt_str_contains(const char *hay, int64_t hlen, const char *needle, int64_t
   return nrt_str_find_bytes(hay, hlen, needle, nlen) != NULL;
 }
 
-/* The room of an append buffer: bytes it can hold past its length (0 for any other string,
- * whose block is exactly its length: see nrt/str.h). */
+/* The room of an append buffer: bytes it can hold past its length (0 for a string whose
+ * block is exactly its length; a shortened result of replace has a few: see nrt/str.h). */
 static int64_t append_room(const nrt_str *s) {
   if (!s->mi || s->data != (const char *)s->mi->data + NRT_STR_PAYLOAD_HEAD)
     return 0;

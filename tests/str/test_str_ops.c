@@ -355,6 +355,26 @@ static void test_replace(void) {
   CHECK_EQ_INT(nrt_str_replace(&s, &s, &e, -1, &r, NULL), NRT_OK);
   CHECK_EQ_INT(r.len, 0);
   CHECK_EQ_INT(nrt_str_replace_size("aaa", 3, "a", 1, "bb", 2, -1), 6);
+  /* Results no longer than s come from one pass into a block sized for one match, then
+   * shortened: the payload's length, the NUL and an append after it must agree. */
+  nrt_str d = V("x-y--z-"), plus = V("+"), two = V("--"), bang = V("!"), grown;
+  CHECK_EQ_INT(nrt_str_replace(&d, &dash, &e, -1, &r, NULL), NRT_OK);
+  CHECK(r.mi != NULL && nrt_str_from_meminfo(r.mi).len == 3 && r.data[3] == '\0');
+  CHECK_EQ_INT(nrt_str_append(&r, &bang, &grown, NULL), NRT_OK);
+  nrt_str_release(&r);
+  CHECK_STR(grown, "xyz!");
+  CHECK_EQ_INT(nrt_str_replace(&d, &dash, &e, 2, &r, NULL), NRT_OK);
+  CHECK_STR(r, "xy-z-");
+  CHECK_EQ_INT(nrt_str_replace(&d, &two, &plus, -1, &r, NULL), NRT_OK);
+  CHECK_STR(r, "x-y+z-");
+  nrt_str one = V("a---"), ee = V("\xc3\xa9--");
+  CHECK_EQ_INT(nrt_str_replace(&one, &dash, &e, -1, &r, NULL), NRT_OK);
+  CHECK(r.mi == NULL); /* one ASCII character: the static string, as for other results */
+  CHECK_STR(r, "a");
+  CHECK_EQ_INT(nrt_str_replace(&ee, &dash, &e, -1, &r, NULL), NRT_OK);
+  CHECK_STR(r, "\xc3\xa9");
+  CHECK_EQ_INT(nrt_str_replace(&d, &d, &e, -1, &r, NULL), NRT_OK);
+  CHECK(r.len == 0 && r.mi == NULL);
 }
 
 /* The whitespace test of strip and split (with its range filter) is Python's str.isspace for
