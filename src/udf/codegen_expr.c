@@ -557,7 +557,7 @@ static cg_val ifexp(cg *c, const udf_expr *e) {
 
 /* ------------------------------------------------------------------ subscripts, lists */
 
-static LLVMValueRef opt_index(cg *c, const udf_expr *e, cg_val *keep) {
+LLVMValueRef cg_opt_index(cg *c, const udf_expr *e, cg_val *keep) {
   keep->temp = false;
   if (!e || e->kind == UDF_E_NONE)
     return cg_i64(c, NRT_STR_NONE);
@@ -613,8 +613,8 @@ static cg_val subscript(cg *c, const udf_expr *e) {
 static cg_val slice(cg *c, const udf_expr *e) {
   cg_val v = cg_expr(c, e->u.slice.value);
   cg_val k1, k2;
-  LLVMValueRef lo = opt_index(c, e->u.slice.lower, &k1);
-  LLVMValueRef hi = opt_index(c, e->u.slice.upper, &k2);
+  LLVMValueRef lo = cg_opt_index(c, e->u.slice.lower, &k1);
+  LLVMValueRef hi = cg_opt_index(c, e->u.slice.upper, &k2);
   LLVMValueRef st = e->u.slice.step && e->u.slice.step->kind != UDF_E_NONE
                         ? cg_expr(c, e->u.slice.step).v
                         : cg_i64(c, 1);

@@ -221,6 +221,8 @@ bool cg_write_format_builtin(cg *c, const udf_expr *e); /* its write form, when 
 cg_val cg_to_str(cg *c, cg_val v);             /* str(v) as a temp or borrowed value */
 cg_val cg_format_field(cg *c, const udf_fpart *p); /* an f-string field's text */
 cg_val cg_list_from_values(cg *c, cg_val *items, int n, udf_type type);
+/* A slice bound: e's value, or NRT_STR_NONE for an absent or None one (keep: what to release). */
+LLVMValueRef cg_opt_index(cg *c, const udf_expr *e, cg_val *keep);
 /* call.partition(sep)[item] or call.rpartition(sep)[item] (item 0 to 2) as one str temp. */
 cg_val cg_partition_item(cg *c, const udf_expr *call, int item);
 LLVMValueRef cg_list_of(cg *c, LLVMValueRef list_mi); /* the nrt_str_list* of a list value */

@@ -291,6 +291,75 @@ static bool write_join(cg *c, const udf_expr *e) {
   return true;
 }
 
+/* The receiver when e is a step of a substring chain over a str (strip, lstrip or rstrip, or
+ * a slice of step 1), else NULL. */
+static const udf_expr *substring_of(const udf_expr *e) {
+  const udf_expr *x;
+  if (e->kind == UDF_E_SLICE) {
+    const udf_expr *st = e->u.slice.step;
+    if (st && st->kind != UDF_E_NONE && !(st->kind == UDF_E_INT && st->u.ival == 1))
+      return NULL;
+    x = e->u.slice.value;
+  } else if (e->kind == UDF_E_CALL && e->u.call.ckind == UDF_CALL_METHOD &&
+             (e->u.call.method == UDF_M_STRIP || e->u.call.method == UDF_M_LSTRIP ||
+              e->u.call.method == UDF_M_RSTRIP)) {
+    x = e->u.call.receiver;
+  } else {
+    return NULL;
+  }
+  return x->type == UDF_TY_STR ? x : NULL; /* a str, not a nullable one or a list */
+}
+
+/* A chain of substring steps over a base, `s.replace('-', '').strip()[:10]`: the steps narrow
+ * a range of the base's bytes (nrt_str_strip_range, nrt_str_slice_range) and the final range
+ * is written. No string is made for any step, where the value form copies a substring of
+ * each new string. Each step's arguments are evaluated after the steps before it, as in
+ * Python; none of the steps can fail. */
+static bool write_substring(cg *c, const udf_expr *e) {
+  enum { MAX_STEPS = 16 };
+  const udf_expr *steps[MAX_STEPS];
+  int n = 0;
+  for (const udf_expr *x; n < MAX_STEPS && (x = substring_of(e)); e = x)
+    steps[n++] = e;
+  if (n == 0)
+    return false;
+  cg_val base = cg_expr(c, e);
+  LLVMValueRef data = cg_str_data(c, base.v), len = cg_str_len(c, base.v);
+  LLVMValueRef from = cg_scratch(c, c->i64, "sub.from"), to = cg_scratch(c, c->i64, "sub.to");
+  while (n-- > 0 && !c->failed) {
+    const udf_expr *step = steps[n];
+    cg_val keep = {NULL, UDF_TY_NONE, false};
+    if (step->kind == UDF_E_SLICE) {
+      cg_val k2;
+      LLVMValueRef lo = cg_opt_index(c, step->u.slice.lower, &keep);
+      LLVMValueRef hi = cg_opt_index(c, step->u.slice.upper, &k2);
+      LLVMValueRef args[6] = {data, len, lo, hi, from, to};
+      cg_call(c, "nrt_str_slice_range", "v:plllLL", args, 6);
+    } else {
+      udf_method m = step->u.call.method;
+      const udf_expr *chars = step->u.call.ncargs > 0 ? step->u.call.cargs[0] : NULL;
+      LLVMValueRef cd = LLVMConstNull(c->ptr), cl = cg_i64(c, 0);
+      if (chars && chars->kind != UDF_E_NONE) { /* a None value has no bytes: whitespace */
+        keep = cg_expr(c, chars);
+        cd = cg_str_data(c, keep.v);
+        cl = cg_str_len(c, keep.v);
+      }
+      int side = m == UDF_M_STRIP ? NRT_STRIP_BOTH : m == UDF_M_LSTRIP ? NRT_STRIP_LEFT
+                                                                      : NRT_STRIP_RIGHT;
+      LLVMValueRef args[7] = {data, len, cd, cl, cg_i32(c, side), from, to};
+      cg_call(c, "nrt_str_strip_range", "v:plpliLL", args, 7);
+      cg_release(c, keep);
+    }
+    LLVMValueRef b = LLVMBuildLoad2(c->b, c->i64, from, "sub.b");
+    LLVMValueRef end = LLVMBuildLoad2(c->b, c->i64, to, "sub.e");
+    data = LLVMBuildGEP2(c->b, c->i8, data, &b, 1, "sub.data");
+    len = LLVMBuildSub(c->b, end, b, "sub.len");
+  }
+  write_bytes(c, data, len);
+  cg_release(c, base);
+  return true;
+}
+
 void cg_write(cg *c, const udf_expr *e) {
   if (c->failed)
     return;
@@ -321,7 +390,8 @@ void cg_write(cg *c, const udf_expr *e) {
     cg_release(c, s);
     return;
   }
-  if (write_replace(c, e) || write_join(c, e) || cg_write_format_builtin(c, e))
+  if (write_replace(c, e) || write_join(c, e) || write_substring(c, e) ||
+      cg_write_format_builtin(c, e))
     return;
   switch (e->kind) {
   case UDF_E_NONE:

@@ -77,6 +77,7 @@ static const struct nrt_udf_symbol common[] = {
     SYM(nrt_str_isprintable), SYM(nrt_str_find), SYM(nrt_str_rfind), SYM(nrt_str_count),
     SYM(nrt_str_index), SYM(nrt_str_rindex), SYM(nrt_str_startswith), SYM(nrt_str_endswith),
     SYM(nrt_str_replace), SYM(nrt_str_strip), SYM(nrt_str_lstrip), SYM(nrt_str_rstrip),
+    SYM(nrt_str_strip_range), SYM(nrt_str_slice_range),
     SYM(nrt_str_center), SYM(nrt_str_ljust), SYM(nrt_str_rjust), SYM(nrt_str_zfill),
     SYM(nrt_str_expandtabs), SYM(nrt_str_removeprefix), SYM(nrt_str_removesuffix),
     SYM(nrt_str_join_array), SYM(nrt_str_from_int64), SYM(nrt_str_from_double),

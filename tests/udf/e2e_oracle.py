@@ -98,6 +98,19 @@ case("lambda s: f'{s:=>5}'", name="f-string with a bad str spec")
 case("lambda s: f'{len(s):q}'", name="f-string with a bad int spec")
 case("lambda s: s.replace('a', 'xyz') + s.replace('', '-', 2) + s.replace('é', '')",
      name="replace written in place")
+SUBSTRING_ROWS = s_rows(S + ["  a-b-c-d-e-f-g-h  ", "\u3000漢-字\u2009", "-\xa0x\xa0-", "--", "- -",
+                             "\t\u2028é-é-é-é-é-é\u205f", "😀-" * 8, " " * 12 + "x", "-" * 30])
+case("lambda s: s.replace('-', '').strip()[:10]", rows=SUBSTRING_ROWS,
+     name="substring chain over a made string written in place")
+case("lambda s: s.strip()[1:-1].lstrip('a-')[::1].rstrip(None)[-3:] + '|' + s[2:][:-2].strip()",
+     rows=SUBSTRING_ROWS, name="substring chains with chars, None, negative bounds")
+case("""def f(s):
+    chars = ' é' if len(s) % 2 else '-x'
+    n = len(s) // 3
+    return s.upper().strip(chars)[n:][:n + 2]
+""", rows=SUBSTRING_ROWS, name="substring chain with variable chars and bounds")
+case("lambda s: s.replace('-', '+').strip()[:int(s[-1:] or '0')]", rows=SUBSTRING_ROWS,
+     name="substring chain whose bound raises after a made string")
 case("lambda s: '+'.join(s.split('a')) + '|' + '-'.join(s.split(' ', 1))",
      name="join of split written as replace")
 case("lambda s: '+'.join(s.split(s[:0]))", name="join of split with an empty separator")
