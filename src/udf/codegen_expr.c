@@ -567,7 +567,7 @@ LLVMValueRef cg_opt_index(cg *c, const udf_expr *e, cg_val *keep) {
 
 /* The item k (0 to 2) when e is s.partition(sep)[k] or s.rpartition(sep)[k] with a constant
  * k in -3..2, else -1: that item alone is made, not the tuple and the other two. */
-static int partition_item(const udf_expr *e) {
+int cg_partition_index(const udf_expr *e) {
   const udf_expr *v = e->u.subscript.value, *i = e->u.subscript.index;
   if (v->kind != UDF_E_CALL || v->u.call.ckind != UDF_CALL_METHOD ||
       (v->u.call.method != UDF_M_PARTITION && v->u.call.method != UDF_M_RPARTITION))
@@ -584,7 +584,7 @@ static int partition_item(const udf_expr *e) {
 }
 
 static cg_val subscript(cg *c, const udf_expr *e) {
-  int item = partition_item(e);
+  int item = cg_partition_index(e);
   if (item >= 0)
     return cg_partition_item(c, e->u.subscript.value, item);
   cg_val v = cg_expr(c, e->u.subscript.value);

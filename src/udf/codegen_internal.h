@@ -223,6 +223,9 @@ cg_val cg_format_field(cg *c, const udf_fpart *p); /* an f-string field's text *
 cg_val cg_list_from_values(cg *c, cg_val *items, int n, udf_type type);
 /* A slice bound: e's value, or NRT_STR_NONE for an absent or None one (keep: what to release). */
 LLVMValueRef cg_opt_index(cg *c, const udf_expr *e, cg_val *keep);
+/* The item k (0 to 2) when subscript e is s.partition(sep)[k] or s.rpartition(sep)[k] with a
+ * constant k in -3..2, else -1. */
+int cg_partition_index(const udf_expr *e);
 /* call.partition(sep)[item] or call.rpartition(sep)[item] (item 0 to 2) as one str temp. */
 cg_val cg_partition_item(cg *c, const udf_expr *call, int item);
 LLVMValueRef cg_list_of(cg *c, LLVMValueRef list_mi); /* the nrt_str_list* of a list value */

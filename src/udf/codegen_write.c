@@ -291,8 +291,8 @@ static bool write_join(cg *c, const udf_expr *e) {
   return true;
 }
 
-/* The receiver when e is a step of a substring chain over a str (strip, lstrip or rstrip, or
- * a slice of step 1), else NULL. */
+/* The string a substring step takes its range of, when e is one (strip, lstrip or rstrip,
+ * a slice of step 1, s.partition(sep)[k] or s.rpartition(sep)[k]), else NULL. */
 static const udf_expr *substring_of(const udf_expr *e) {
   const udf_expr *x;
   if (e->kind == UDF_E_SLICE) {
@@ -304,18 +304,65 @@ static const udf_expr *substring_of(const udf_expr *e) {
              (e->u.call.method == UDF_M_STRIP || e->u.call.method == UDF_M_LSTRIP ||
               e->u.call.method == UDF_M_RSTRIP)) {
     x = e->u.call.receiver;
+  } else if (e->kind == UDF_E_SUBSCRIPT && cg_partition_index(e) >= 0) {
+    x = e->u.subscript.value->u.call.receiver;
   } else {
     return NULL;
   }
   return x->type == UDF_TY_STR ? x : NULL; /* a str, not a nullable one or a list */
 }
 
-/* A chain of substring steps over a base, `s.replace('-', '').strip()[:10]`: the steps narrow
- * a range of the base's bytes (nrt_str_strip_range, nrt_str_slice_range) and the final range
- * is written. No string is made for any step, where the value form copies a substring of
- * each new string. Each step's arguments are evaluated after the steps before it, as in
- * Python; none of the steps can fail. */
-static bool write_substring(cg *c, const udf_expr *e) {
+/* A substring step: [*from, *to) of the bytes (data, len), its arguments evaluated first. */
+static void substring_step(cg *c, const udf_expr *step, LLVMValueRef data, LLVMValueRef len,
+                           LLVMValueRef from, LLVMValueRef to) {
+  cg_val keep = {NULL, UDF_TY_NONE, false};
+  if (step->kind == UDF_E_SLICE) {
+    cg_val k2;
+    LLVMValueRef lo = cg_opt_index(c, step->u.slice.lower, &keep);
+    LLVMValueRef hi = cg_opt_index(c, step->u.slice.upper, &k2);
+    LLVMValueRef args[6] = {data, len, lo, hi, from, to};
+    cg_call(c, "nrt_str_slice_range", "v:plllLL", args, 6);
+    return;
+  }
+  if (step->kind == UDF_E_SUBSCRIPT) {
+    const udf_expr *call = step->u.subscript.value;
+    keep = cg_expr(c, call->u.call.cargs[0]);
+    LLVMValueRef args[9] = {c->err,
+                            data,
+                            len,
+                            cg_str_data(c, keep.v),
+                            cg_str_len(c, keep.v),
+                            cg_i32(c, call->u.call.method == UDF_M_RPARTITION),
+                            cg_i32(c, cg_partition_index(step)),
+                            from,
+                            to};
+    cg_check(c, cg_call(c, "nrt_udf_rt_partition_range", "i:pplpliiLL", args, 9));
+    cg_release(c, keep);
+    return;
+  }
+  udf_method m = step->u.call.method;
+  const udf_expr *chars = step->u.call.ncargs > 0 ? step->u.call.cargs[0] : NULL;
+  LLVMValueRef cd = LLVMConstNull(c->ptr), cl = cg_i64(c, 0);
+  if (chars && chars->kind != UDF_E_NONE) { /* a None value has no bytes: whitespace */
+    keep = cg_expr(c, chars);
+    cd = cg_str_data(c, keep.v);
+    cl = cg_str_len(c, keep.v);
+  }
+  int side = m == UDF_M_STRIP ? NRT_STRIP_BOTH : m == UDF_M_LSTRIP ? NRT_STRIP_LEFT
+                                                                  : NRT_STRIP_RIGHT;
+  LLVMValueRef args[7] = {data, len, cd, cl, cg_i32(c, side), from, to};
+  cg_call(c, "nrt_str_strip_range", "v:plpliLL", args, 7);
+  cg_release(c, keep);
+}
+
+/* A chain of substring steps over a base, `s.replace('-', '').strip()[:10]` or
+ * `s.partition('@')[2]`: evaluates the base into *base (to release after its bytes are
+ * used) and narrows a range of its bytes step by step into (*data, *len). No string is made
+ * for any step, where the value form copies a substring of each new string. Each step's
+ * arguments are evaluated after the steps before it, as in Python. False (nothing emitted)
+ * when e is no substring step. */
+static bool substring_range(cg *c, const udf_expr *e, cg_val *base, LLVMValueRef *data,
+                            LLVMValueRef *len) {
   enum { MAX_STEPS = 16 };
   const udf_expr *steps[MAX_STEPS];
   int n = 0;
@@ -323,38 +370,27 @@ static bool write_substring(cg *c, const udf_expr *e) {
     steps[n++] = e;
   if (n == 0)
     return false;
-  cg_val base = cg_expr(c, e);
-  LLVMValueRef data = cg_str_data(c, base.v), len = cg_str_len(c, base.v);
+  *base = cg_expr(c, e);
+  LLVMValueRef d = cg_str_data(c, base->v), l = cg_str_len(c, base->v);
   LLVMValueRef from = cg_scratch(c, c->i64, "sub.from"), to = cg_scratch(c, c->i64, "sub.to");
   while (n-- > 0 && !c->failed) {
-    const udf_expr *step = steps[n];
-    cg_val keep = {NULL, UDF_TY_NONE, false};
-    if (step->kind == UDF_E_SLICE) {
-      cg_val k2;
-      LLVMValueRef lo = cg_opt_index(c, step->u.slice.lower, &keep);
-      LLVMValueRef hi = cg_opt_index(c, step->u.slice.upper, &k2);
-      LLVMValueRef args[6] = {data, len, lo, hi, from, to};
-      cg_call(c, "nrt_str_slice_range", "v:plllLL", args, 6);
-    } else {
-      udf_method m = step->u.call.method;
-      const udf_expr *chars = step->u.call.ncargs > 0 ? step->u.call.cargs[0] : NULL;
-      LLVMValueRef cd = LLVMConstNull(c->ptr), cl = cg_i64(c, 0);
-      if (chars && chars->kind != UDF_E_NONE) { /* a None value has no bytes: whitespace */
-        keep = cg_expr(c, chars);
-        cd = cg_str_data(c, keep.v);
-        cl = cg_str_len(c, keep.v);
-      }
-      int side = m == UDF_M_STRIP ? NRT_STRIP_BOTH : m == UDF_M_LSTRIP ? NRT_STRIP_LEFT
-                                                                      : NRT_STRIP_RIGHT;
-      LLVMValueRef args[7] = {data, len, cd, cl, cg_i32(c, side), from, to};
-      cg_call(c, "nrt_str_strip_range", "v:plpliLL", args, 7);
-      cg_release(c, keep);
-    }
+    substring_step(c, steps[n], d, l, from, to);
     LLVMValueRef b = LLVMBuildLoad2(c->b, c->i64, from, "sub.b");
     LLVMValueRef end = LLVMBuildLoad2(c->b, c->i64, to, "sub.e");
-    data = LLVMBuildGEP2(c->b, c->i8, data, &b, 1, "sub.data");
-    len = LLVMBuildSub(c->b, end, b, "sub.len");
+    d = LLVMBuildGEP2(c->b, c->i8, d, &b, 1, "sub.data");
+    l = LLVMBuildSub(c->b, end, b, "sub.len");
   }
+  *data = d;
+  *len = l;
+  return true;
+}
+
+/* A substring chain's bytes written straight from its base. */
+static bool write_substring(cg *c, const udf_expr *e) {
+  cg_val base;
+  LLVMValueRef data, len;
+  if (!substring_range(c, e, &base, &data, &len))
+    return false;
   write_bytes(c, data, len);
   cg_release(c, base);
   return true;
@@ -375,8 +411,13 @@ void cg_write(cg *c, const udf_expr *e) {
      * plus the kernel's padding; room for 4 * (len + 2) is asked (as a shift). */
     _Static_assert(NRT_STR_CASE_MAX_GROWTH <= 4 && NRT_STR_CASE_PADDING <= 8,
                    "room is checked for 4 bytes per byte and 8 more");
-    cg_val s = cg_expr(c, e->u.call.receiver);
-    LLVMValueRef data = cg_str_data(c, s.v), len = cg_str_len(c, s.v);
+    cg_val s; /* the receiver, or the base of a receiver that is a substring chain */
+    LLVMValueRef data, len;
+    if (!substring_range(c, e->u.call.receiver, &s, &data, &len)) {
+      s = cg_expr(c, e->u.call.receiver);
+      data = cg_str_data(c, s.v);
+      len = cg_str_len(c, s.v);
+    }
     /* An empty string maps to nothing: no room, no call (s.partition(sep)[2].lower() of a row
      * without sep, a stripped blank row). */
     LLVMBasicBlockRef map = cg_block(c, "case.map"), done = cg_block(c, "case.done");

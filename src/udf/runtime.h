@@ -101,6 +101,10 @@ int32_t nrt_udf_rt_join_words(struct nrt_error *err, const nrt_str *sep, const n
 /* s.partition(sep)[item] / s.rpartition(sep)[item] (item 0 to 2): one new str, no tuple. */
 int32_t nrt_udf_rt_partition_item(struct nrt_error *err, const nrt_str *s, const nrt_str *sep,
                                   int32_t reverse, int32_t item, nrt_str *out);
+/* The same item as the byte range [*from, *to) of s (item 1, sep's bytes, where s has them). */
+int32_t nrt_udf_rt_partition_range(struct nrt_error *err, const char *data, int64_t len,
+                                   const char *sep, int64_t seplen, int32_t reverse, int32_t item,
+                                   int64_t *from, int64_t *to);
 int32_t nrt_udf_rt_join(struct nrt_error *err, const nrt_str *sep, nrt_meminfo *list,
                         nrt_str *out);
 int32_t nrt_udf_rt_join_chars(struct nrt_error *err, const nrt_str *sep, const nrt_str *s,

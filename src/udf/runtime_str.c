@@ -7,6 +7,7 @@
 #include "nrt/str_convert.h"
 #include "nrt/unicode.h"
 #include "str/str_copy.h"
+#include "str/str_internal.h"
 #include "udf/runtime.h"
 
 static nrt_str mk(nrt_meminfo *mi, const char *data, int64_t len) {
@@ -287,6 +288,25 @@ int32_t nrt_udf_rt_join_words(struct nrt_error *err, const nrt_str *sep, const n
 int32_t nrt_udf_rt_partition_item(struct nrt_error *err, const nrt_str *s, const nrt_str *sep,
                                   int32_t reverse, int32_t item, nrt_str *out) {
   return nrt_str_partition_item(s, sep, reverse != 0, item, out, err);
+}
+
+int32_t nrt_udf_rt_partition_range(struct nrt_error *err, const char *data, int64_t len,
+                                   const char *sep, int64_t seplen, int32_t reverse, int32_t item,
+                                   int64_t *from, int64_t *to) {
+  *from = *to = 0;
+  if (seplen == 0)
+    return nrt_error_set(err, NRT_EVALUE, "empty separator");
+  const char *p = reverse ? nrt_str_rfind_bytes(data, len, sep, seplen)
+                          : nrt_str_find_bytes(data, len, sep, seplen);
+  if (!p) { /* (s, '', '') from the left, ('', '', s) from the right */
+    if (item == (reverse ? 2 : 0))
+      *to = len;
+    return NRT_OK;
+  }
+  int64_t at = p - data;
+  *from = item == 0 ? 0 : item == 1 ? at : at + seplen;
+  *to = item == 0 ? at : item == 1 ? at + seplen : len;
+  return NRT_OK;
 }
 
 int32_t nrt_udf_rt_join(struct nrt_error *err, const nrt_str *sep, nrt_meminfo *list,

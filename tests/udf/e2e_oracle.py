@@ -111,6 +111,11 @@ case("""def f(s):
 """, rows=SUBSTRING_ROWS, name="substring chain with variable chars and bounds")
 case("lambda s: s.replace('-', '+').strip()[:int(s[-1:] or '0')]", rows=SUBSTRING_ROWS,
      name="substring chain whose bound raises after a made string")
+case("lambda s: s.partition('-')[2].lower() + '|' + s.rpartition('-')[-3].strip()[:4] + '|' + "
+     "s.upper().partition('L')[1] + s.upper().rpartition('L')[0][1:] + '|' + s.partition('é')[0]",
+     rows=SUBSTRING_ROWS, name="partition items as substring steps, with case mappings")
+case("lambda s: s.strip().partition(s[:0])[2]", rows=s_rows(["", "ab"]),
+     name="partition item with an empty separator written in place")
 case("lambda s: '+'.join(s.split('a')) + '|' + '-'.join(s.split(' ', 1))",
      name="join of split written as replace")
 case("lambda s: '+'.join(s.split(s[:0]))", name="join of split with an empty separator")
