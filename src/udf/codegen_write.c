@@ -312,9 +312,28 @@ static const udf_expr *substring_of(const udf_expr *e) {
   return x->type == UDF_TY_STR ? x : NULL; /* a str, not a nullable one or a list */
 }
 
-/* A substring step: [*from, *to) of the bytes (data, len), its arguments evaluated first. */
+/* s.partition(c)[k] of a one-byte literal c: memchr, called straight from the row function
+ * (the separator of a row's split, such as '@', is found in a few cycles), and the item's
+ * range [*b, *e) chosen from where it found c. */
+static void partition_byte(cg *c, int item, unsigned char sep, LLVMValueRef data,
+                           LLVMValueRef len, LLVMValueRef *b, LLVMValueRef *e) {
+  LLVMValueRef args[3] = {data, cg_i32(c, sep), len};
+  LLVMValueRef at_p = cg_call(c, "memchr", "p:pil", args, 3);
+  LLVMValueRef found = LLVMBuildIsNotNull(c->b, at_p, "part.found");
+  LLVMValueRef at = LLVMBuildSub(c->b, LLVMBuildPtrToInt(c->b, at_p, c->i64, ""),
+                                 LLVMBuildPtrToInt(c->b, data, c->i64, ""), "part.at");
+  LLVMValueRef after = LLVMBuildAdd(c->b, at, cg_i64(c, 1), ""), zero = cg_i64(c, 0);
+  /* Not found: (s, '', '') */
+  LLVMValueRef bs[3] = {zero, at, after}, es[3] = {at, after, len}, none[3] = {len, zero, zero};
+  *b = item == 0 ? zero : LLVMBuildSelect(c->b, found, bs[item], zero, "part.b");
+  *e = LLVMBuildSelect(c->b, found, es[item], none[item], "part.e");
+}
+
+/* A substring step: the range [*b, *e) of the bytes (data, len), its arguments evaluated
+ * first. from and to: scratch for the runtime's answers. */
 static void substring_step(cg *c, const udf_expr *step, LLVMValueRef data, LLVMValueRef len,
-                           LLVMValueRef from, LLVMValueRef to) {
+                           LLVMValueRef from, LLVMValueRef to, LLVMValueRef *b,
+                           LLVMValueRef *e) {
   cg_val keep = {NULL, UDF_TY_NONE, false};
   if (step->kind == UDF_E_SLICE) {
     cg_val k2;
@@ -322,37 +341,43 @@ static void substring_step(cg *c, const udf_expr *step, LLVMValueRef data, LLVMV
     LLVMValueRef hi = cg_opt_index(c, step->u.slice.upper, &k2);
     LLVMValueRef args[6] = {data, len, lo, hi, from, to};
     cg_call(c, "nrt_str_slice_range", "v:plllLL", args, 6);
-    return;
-  }
-  if (step->kind == UDF_E_SUBSCRIPT) {
-    const udf_expr *call = step->u.subscript.value;
-    keep = cg_expr(c, call->u.call.cargs[0]);
+  } else if (step->kind == UDF_E_SUBSCRIPT) {
+    const udf_expr *call = step->u.subscript.value, *sep = call->u.call.cargs[0];
+    bool reverse = call->u.call.method == UDF_M_RPARTITION;
+    if (!reverse && sep->kind == UDF_E_STR && sep->u.str.len == 1) {
+      partition_byte(c, cg_partition_index(step), (unsigned char)sep->u.str.data[0], data, len,
+                     b, e);
+      return;
+    }
+    keep = cg_expr(c, sep);
     LLVMValueRef args[9] = {c->err,
                             data,
                             len,
                             cg_str_data(c, keep.v),
                             cg_str_len(c, keep.v),
-                            cg_i32(c, call->u.call.method == UDF_M_RPARTITION),
+                            cg_i32(c, reverse),
                             cg_i32(c, cg_partition_index(step)),
                             from,
                             to};
     cg_check(c, cg_call(c, "nrt_udf_rt_partition_range", "i:pplpliiLL", args, 9));
     cg_release(c, keep);
-    return;
+  } else {
+    udf_method m = step->u.call.method;
+    const udf_expr *chars = step->u.call.ncargs > 0 ? step->u.call.cargs[0] : NULL;
+    LLVMValueRef cd = LLVMConstNull(c->ptr), cl = cg_i64(c, 0);
+    if (chars && chars->kind != UDF_E_NONE) { /* a None value has no bytes: whitespace */
+      keep = cg_expr(c, chars);
+      cd = cg_str_data(c, keep.v);
+      cl = cg_str_len(c, keep.v);
+    }
+    int side = m == UDF_M_STRIP ? NRT_STRIP_BOTH : m == UDF_M_LSTRIP ? NRT_STRIP_LEFT
+                                                                    : NRT_STRIP_RIGHT;
+    LLVMValueRef args[7] = {data, len, cd, cl, cg_i32(c, side), from, to};
+    cg_call(c, "nrt_str_strip_range", "v:plpliLL", args, 7);
+    cg_release(c, keep);
   }
-  udf_method m = step->u.call.method;
-  const udf_expr *chars = step->u.call.ncargs > 0 ? step->u.call.cargs[0] : NULL;
-  LLVMValueRef cd = LLVMConstNull(c->ptr), cl = cg_i64(c, 0);
-  if (chars && chars->kind != UDF_E_NONE) { /* a None value has no bytes: whitespace */
-    keep = cg_expr(c, chars);
-    cd = cg_str_data(c, keep.v);
-    cl = cg_str_len(c, keep.v);
-  }
-  int side = m == UDF_M_STRIP ? NRT_STRIP_BOTH : m == UDF_M_LSTRIP ? NRT_STRIP_LEFT
-                                                                  : NRT_STRIP_RIGHT;
-  LLVMValueRef args[7] = {data, len, cd, cl, cg_i32(c, side), from, to};
-  cg_call(c, "nrt_str_strip_range", "v:plpliLL", args, 7);
-  cg_release(c, keep);
+  *b = LLVMBuildLoad2(c->b, c->i64, from, "sub.b");
+  *e = LLVMBuildLoad2(c->b, c->i64, to, "sub.e");
 }
 
 /* A chain of substring steps over a base, `s.replace('-', '').strip()[:10]` or
@@ -374,9 +399,8 @@ static bool substring_range(cg *c, const udf_expr *e, cg_val *base, LLVMValueRef
   LLVMValueRef d = cg_str_data(c, base->v), l = cg_str_len(c, base->v);
   LLVMValueRef from = cg_scratch(c, c->i64, "sub.from"), to = cg_scratch(c, c->i64, "sub.to");
   while (n-- > 0 && !c->failed) {
-    substring_step(c, steps[n], d, l, from, to);
-    LLVMValueRef b = LLVMBuildLoad2(c->b, c->i64, from, "sub.b");
-    LLVMValueRef end = LLVMBuildLoad2(c->b, c->i64, to, "sub.e");
+    LLVMValueRef b, end;
+    substring_step(c, steps[n], d, l, from, to, &b, &end);
     d = LLVMBuildGEP2(c->b, c->i8, d, &b, 1, "sub.data");
     l = LLVMBuildSub(c->b, end, b, "sub.len");
   }

@@ -114,6 +114,10 @@ case("lambda s: s.replace('-', '+').strip()[:int(s[-1:] or '0')]", rows=SUBSTRIN
 case("lambda s: s.partition('-')[2].lower() + '|' + s.rpartition('-')[-3].strip()[:4] + '|' + "
      "s.upper().partition('L')[1] + s.upper().rpartition('L')[0][1:] + '|' + s.partition('é')[0]",
      rows=SUBSTRING_ROWS, name="partition items as substring steps, with case mappings")
+case("lambda s: s.partition('-')[0] + '|' + s.partition('-')[1] + '|' + s.partition('-')[-1] + '|' + "
+     "s.partition('\\x00')[-2] + '|' + s.strip().partition('a')[-3][:3]",
+     rows=SUBSTRING_ROWS + s_rows(["-", "a-", "-a", "a"]),
+     name="partition items of a one-byte literal (memchr in the row function)")
 case("lambda s: s.strip().partition(s[:0])[2]", rows=s_rows(["", "ab"]),
      name="partition item with an empty separator written in place")
 case("lambda s: '+'.join(s.split('a')) + '|' + '-'.join(s.split(' ', 1))",
