@@ -111,7 +111,7 @@ static int replace_shrinking(const nrt_str *s, const nrt_str *old_s, const nrt_s
     return rc;
   int64_t n = replace_from(sd, sl, m, old_s->data, old_s->len, new_s->data, new_s->len, count, p);
   if (n < bound) {
-    if (n <= 2) { /* the static forms of the general path */
+    if (n <= 2) { /* as above: maybe a static string, and no block kept */
       memcpy(one, p, (size_t)n);
       nrt_str_release(out);
       return nrt_str_make(one, n, out, err);
