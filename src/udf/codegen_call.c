@@ -455,6 +455,33 @@ cg_val cg_partition_item(cg *c, const udf_expr *call, int item) {
   return r;
 }
 
+/* s.replace(old, new) of a one-byte literal old: memchr from the row function first. A row
+ * without old (most rows: `s.replace('-', '')`) gives s itself, a new reference, with no call;
+ * the others call nrt_str_replace. */
+static cg_val replace_byte(cg *c, cg_val s, cg_val old, cg_val new_s, unsigned char ch) {
+  LLVMValueRef args[3] = {cg_str_data(c, s.v), cg_i32(c, ch), cg_str_len(c, s.v)};
+  LLVMValueRef at = cg_call(c, "memchr", "p:pil", args, 3);
+  LLVMBasicBlockRef same = cg_block(c, "repl.same"), call = cg_block(c, "repl.call"),
+                    done = cg_block(c, "repl.done");
+  LLVMBuildCondBr(c->b, LLVMBuildIsNull(c->b, at, ""), same, call);
+  cg_at(c, same);
+  cg_incref(c, (cg_val){s.v, UDF_TY_STR, false});
+  LLVMBasicBlockRef same_end = LLVMGetInsertBlock(c->b);
+  LLVMBuildBr(c->b, done);
+  cg_at(c, call);
+  LLVMValueRef out = cg_out_str(c);
+  LLVMValueRef all[6] = {cg_spill(c, s.v), cg_spill(c, old.v), cg_spill(c, new_s.v),
+                         cg_i64(c, -1), out, c->err};
+  cg_check(c, cg_call(c, "nrt_str_replace", "i:ssslsp", all, 6));
+  LLVMValueRef made = cg_load_str(c, out);
+  LLVMBasicBlockRef call_end = LLVMGetInsertBlock(c->b);
+  LLVMBuildBr(c->b, done);
+  cg_at(c, done);
+  cg_val r = {cg_phi2(c, c->str, "repl", s.v, same_end, made, call_end), UDF_TY_STR, false};
+  cg_push_temp(c, &r);
+  return r;
+}
+
 static cg_val method(cg *c, const udf_expr *e) {
   udf_method m = e->u.call.method;
   udf_expr *const *a = e->u.call.cargs;
@@ -502,9 +529,14 @@ static cg_val method(cg *c, const udf_expr *e) {
   } else if (m == UDF_M_REPLACE) {
     k[0] = cg_expr(c, ARG(0));
     k[1] = cg_expr(c, ARG(1));
-    LLVMValueRef args[4] = {cg_spill(c, s.v), cg_spill(c, k[0].v), cg_spill(c, k[1].v),
-                            opt_int(c, ARG(2), -1)};
-    r = cg_new_str(c, "nrt_str_replace", "i:ssslsp", args, 4);
+    const udf_expr *old = ARG(0);
+    if (!ARG(2) && old->kind == UDF_E_STR && old->u.str.len == 1) {
+      r = replace_byte(c, s, k[0], k[1], (unsigned char)old->u.str.data[0]);
+    } else {
+      LLVMValueRef args[4] = {cg_spill(c, s.v), cg_spill(c, k[0].v), cg_spill(c, k[1].v),
+                              opt_int(c, ARG(2), -1)};
+      r = cg_new_str(c, "nrt_str_replace", "i:ssslsp", args, 4);
+    }
   } else if (m == UDF_M_STRIP || m == UDF_M_LSTRIP || m == UDF_M_RSTRIP) {
     LLVMValueRef chars = opt_str_ptr(c, ARG(0), &k[0]);
     int side = m == UDF_M_STRIP ? NRT_STRIP_BOTH : m == UDF_M_LSTRIP ? NRT_STRIP_LEFT

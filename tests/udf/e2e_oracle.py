@@ -118,6 +118,11 @@ case("lambda s: s.partition('-')[0] + '|' + s.partition('-')[1] + '|' + s.partit
      "s.partition('\\x00')[-2] + '|' + s.strip().partition('a')[-3][:3]",
      rows=SUBSTRING_ROWS + s_rows(["-", "a-", "-a", "a"]),
      name="partition items of a one-byte literal (memchr in the row function)")
+case("""def f(s):
+    t = s.upper().replace('-', '')
+    u = s.replace('x', 'yy')
+    return t + '|' + u + '|' + t.replace('A', '') + s.replace('-', '', 1) + u.replace('y', 'é')
+""", rows=SUBSTRING_ROWS, name="replace of a one-byte literal (memchr first), made and borrowed")
 case("lambda s: s.strip().partition(s[:0])[2]", rows=s_rows(["", "ab"]),
      name="partition item with an empty separator written in place")
 case("lambda s: '+'.join(s.split('a')) + '|' + '-'.join(s.split(' ', 1))",
