@@ -459,8 +459,7 @@ cg_val cg_partition_item(cg *c, const udf_expr *call, int item) {
  * without old (most rows: `s.replace('-', '')`) gives s itself, a new reference, with no call;
  * the others call nrt_str_replace. */
 static cg_val replace_byte(cg *c, cg_val s, cg_val old, cg_val new_s, unsigned char ch) {
-  LLVMValueRef args[3] = {cg_str_data(c, s.v), cg_i32(c, ch), cg_str_len(c, s.v)};
-  LLVMValueRef at = cg_call(c, "memchr", "p:pil", args, 3);
+  LLVMValueRef at = cg_memchr(c, cg_str_data(c, s.v), cg_str_len(c, s.v), ch);
   LLVMBasicBlockRef same = cg_block(c, "repl.same"), call = cg_block(c, "repl.call"),
                     done = cg_block(c, "repl.done");
   LLVMBuildCondBr(c->b, LLVMBuildIsNull(c->b, at, ""), same, call);

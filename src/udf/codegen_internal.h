@@ -161,6 +161,8 @@ LLVMValueRef cg_str_make(cg *c, LLVMValueRef mi, LLVMValueRef data, LLVMValueRef
 LLVMValueRef cg_str_mi(cg *c, LLVMValueRef s);
 LLVMValueRef cg_str_data(cg *c, LLVMValueRef s);
 LLVMValueRef cg_str_len(cg *c, LLVMValueRef s);
+/* memchr(data, byte, len) called from the row function: the first byte's address, or NULL. */
+LLVMValueRef cg_memchr(cg *c, LLVMValueRef data, LLVMValueRef len, unsigned char byte);
 LLVMValueRef cg_spill(cg *c, LLVMValueRef s);      /* %nrt_str* holding s (a scratch slot) */
 LLVMValueRef cg_out_str(cg *c);                    /* %nrt_str* out scratch slot, zeroed */
 /* A str from fn(args..., nrt_str *out, nrt_error *err) -> status, checked, as a temp. */

@@ -148,6 +148,11 @@ LLVMValueRef cg_str_data(cg *c, LLVMValueRef s) {
 }
 LLVMValueRef cg_str_len(cg *c, LLVMValueRef s) { return LLVMBuildExtractValue(c->b, s, 2, "len"); }
 
+LLVMValueRef cg_memchr(cg *c, LLVMValueRef data, LLVMValueRef len, unsigned char byte) {
+  LLVMValueRef args[3] = {data, cg_i32(c, byte), len};
+  return cg_call(c, "memchr", "p:pil", args, 3);
+}
+
 LLVMValueRef cg_spill(cg *c, LLVMValueRef s) {
   LLVMValueRef slot = cg_scratch(c, c->str, "arg");
   LLVMBuildStore(c->b, s, slot);

@@ -317,8 +317,7 @@ static const udf_expr *substring_of(const udf_expr *e) {
  * range [*b, *e) chosen from where it found c. */
 static void partition_byte(cg *c, int item, unsigned char sep, LLVMValueRef data,
                            LLVMValueRef len, LLVMValueRef *b, LLVMValueRef *e) {
-  LLVMValueRef args[3] = {data, cg_i32(c, sep), len};
-  LLVMValueRef at_p = cg_call(c, "memchr", "p:pil", args, 3);
+  LLVMValueRef at_p = cg_memchr(c, data, len, sep);
   LLVMValueRef found = LLVMBuildIsNotNull(c->b, at_p, "part.found");
   LLVMValueRef at = LLVMBuildSub(c->b, LLVMBuildPtrToInt(c->b, at_p, c->i64, ""),
                                  LLVMBuildPtrToInt(c->b, data, c->i64, ""), "part.at");
