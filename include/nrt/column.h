@@ -387,6 +387,36 @@ NRT_API int nrt_col_builder_row_end(nrt_col_builder *b, nrt_col_row_writer *w,
  * the begin's work when the writer can simply start over. Returns the sticky status. */
 NRT_API int nrt_col_builder_row_null(nrt_col_builder *b, nrt_col_row_writer *w);
 
+/* Writing many utf8 / large_utf8 rows without a call per row (for compiled loops: nrt/exec.h's
+ * nrt_rows_write_fn). nrt_col_builder_rows_begin begins a row in w, as row_begin does, and
+ * makes room for up to n row ends. The producer then writes the rows one after another
+ * through w (nrt_col_row_room, pos) without ending them: w->row stays at the first row's
+ * start, and after writing row k (0-based) it stores the row's end offset,
+ * r.base + (w->pos - w->row), at ((int32_t *)r.ends)[k], or ((int64_t *)r.ends)[k] when r.wide.
+ * A utf8 row whose end would pass INT32_MAX must not be stored (write it alone with row_end,
+ * which reports the error); nor a row longer than the string limit, which nrt_col_row_room
+ * may refuse for the rows written so far together (NRT_ELIMIT: write that row alone).
+ * A null row takes no bytes: its end is the previous row's. nrt_col_builder_rows_end(b, w, &r,
+ * k, nulls, n_nulls) appends the first k rows (k <= n; bytes written after row k - 1 are
+ * dropped), those listed in nulls[0..n_nulls) (increasing indexes below k) as nulls, and begins
+ * the next row in w. Any other append ends the batch without its rows. Layout (for compiled
+ * code): ends at 0, base at 8, wide at 16. */
+typedef struct nrt_col_rows {
+  void *ends;    /* where row k's end offset goes */
+  int64_t base;  /* the data offset where w->row was at the begin */
+  int32_t wide;  /* nonzero: int64 ends (large_utf8), else int32 (utf8) */
+} nrt_col_rows;
+
+/* Returns the sticky status: NRT_EINVAL for a builder that holds no utf8 / large_utf8
+ * strings or n < 0 (r is then zeroed and w empty). */
+NRT_API int nrt_col_builder_rows_begin(nrt_col_builder *b, nrt_col_row_writer *w, int64_t n,
+                                       nrt_col_rows *r, struct nrt_error *err);
+/* Returns the sticky status (the rows are then not appended): NRT_EINVAL for ends that do
+ * not match the bytes written or a null's index out of order. */
+NRT_API int nrt_col_builder_rows_end(nrt_col_builder *b, nrt_col_row_writer *w,
+                                     const nrt_col_rows *r, int64_t k, const int32_t *nulls,
+                                     int64_t n_nulls, struct nrt_error *err);
+
 /* Appends a number / bool to an INT64 / FLOAT64 / BOOL builder (else sticky NRT_EINVAL). */
 NRT_API int nrt_col_builder_append_int64(nrt_col_builder *b, int64_t v);
 NRT_API int nrt_col_builder_append_float64(nrt_col_builder *b, double v);

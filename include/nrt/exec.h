@@ -119,6 +119,38 @@ static inline nrt_str nrt_value_list_number(const nrt_value *v) {
 typedef int (*nrt_row_fn)(void *ctx, const nrt_value *args, nrt_value *result,
                           struct nrt_error *err);
 
+/* The loop form of a writing row function (nrt_row_write_fn, below), for an apply of one
+ * utf8 / large_utf8 input into a utf8 / large_utf8 output: it writes a batch of rows with no
+ * call per row (what the UDF JIT makes of a UDF of one str parameter returning str). */
+typedef struct nrt_rows_batch {
+  const void *offsets;  /* the input's offsets (its offset applied): int32, int64 if wide_in */
+  const char *data;     /* the input's bytes: row i is data[offsets[i] .. offsets[i + 1]) */
+  int64_t row;          /* in: the first row to write; out: the row that stopped the batch */
+  int64_t end;          /* one past the last row to write */
+  nrt_col_rows out;     /* where the rows' end offsets go (nrt/column.h's rows_begin) */
+  int32_t wide_in;      /* nonzero: int64 input offsets */
+  int32_t go_on;        /* nonzero: a failing row becomes a null and the batch goes on */
+  int32_t *nulls;       /* out: the null rows (indexes from the first row), room for all */
+  int64_t n_nulls;      /* out: how many */
+  int64_t failed;       /* out: how many of them failed (the others returned None) */
+} nrt_rows_batch;
+
+/* Writes rows [batch->row, batch->end) of a non-null input, each as the row function would
+ * (through w, one after the other), storing each row's end offset as nrt_col_rows says and
+ * listing its null rows (a None result, or with go_on a failure other than NRT_ENOMEM and
+ * NRT_ERANGE) in nulls. Returns
+ *  - NRT_OK with batch->row == batch->end: every row written;
+ *  - NRT_OK with batch->row < batch->end: the rows before batch->row are written, and the row
+ *    at batch->row is left to the row function (a row that only fits alone, see
+ *    nrt_col_rows);
+ *  - an error code (err filled as by the row function) for the row at batch->row; the rows
+ *    before it are written.
+ * ctx and err as for nrt_row_fn; a failure's message is not read when it goes on. Layout (for
+ * compiled code): offsets at 0, data at 8, row at 16, end at 24, out at 32, wide_in at 56,
+ * go_on at 60, nulls at 64, n_nulls at 72, failed at 80. */
+typedef int (*nrt_rows_write_fn)(void *ctx, nrt_rows_batch *batch, nrt_col_row_writer *w,
+                                 struct nrt_error *err);
+
 /* Options of nrt_exec_apply. Zero-initialise, then set what differs from the defaults. */
 struct nrt_exec_options {
   /* The type every non-null result must have: NRT_VALUE_STR (the default when 0/NULL),
@@ -167,6 +199,10 @@ struct nrt_exec_options {
    * threads at once: it must be thread-safe and quick. NULL: no reports. */
   void (*on_progress)(void *arg, int64_t rows_done, int64_t rows);
   void *progress_arg;
+  /* nrt_exec_apply_write only, optional: the loop form of its row function, used for the
+   * rows of a single utf8 / large_utf8 input without nulls when the output is utf8 or
+   * large_utf8 (others go row by row). The output is the same either way. */
+  nrt_rows_write_fn write_rows;
 };
 
 /* What happened during an apply (optional output of nrt_exec_apply). */

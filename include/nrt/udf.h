@@ -101,6 +101,12 @@ NRT_API nrt_row_fn nrt_udf_row_function(const nrt_udf *udf);
  * other result types. ctx is ignored. Valid until nrt_udf_free. */
 NRT_API nrt_row_write_fn nrt_udf_write_function(const nrt_udf *udf);
 
+/* For a UDF of one str parameter returning str (or str | None): the loop form of its write
+ * form (nrt_exec_options.write_rows), which writes a batch of rows with no call per row. NULL
+ * for other UDFs, and for those compiled in the quick tier (nrt_udf_compile_info.quick).
+ * nrt_udf_apply uses it where it applies. ctx is ignored. Valid until nrt_udf_free. */
+NRT_API nrt_rows_write_fn nrt_udf_write_rows_function(const nrt_udf *udf);
+
 /* Compilation statistics (never NULL for a compiled UDF). */
 NRT_API const struct nrt_udf_compile_info *nrt_udf_info(const nrt_udf *udf);
 

@@ -141,6 +141,16 @@ static int validity_room(nrt_col_builder *b, int64_t bits) {
   return NRT_OK;
 }
 
+int colb_mark_null(nrt_col_builder *b) {
+  bool first = !b->validity.data;
+  if (validity_room(b, b->length + 1))
+    return b->status;
+  if (first) /* every earlier row is valid */
+    nrt_col_set_bits((uint8_t *)b->validity.data, 0, b->length);
+  b->null_count++;
+  return NRT_OK;
+}
+
 /* Marks the row being appended (index b->length) valid when a bitmap exists. */
 int colb_mark_valid(nrt_col_builder *b) {
   if (!b->validity.data)
@@ -586,16 +596,8 @@ static inline bool append_null_fast(nrt_col_builder *b) {
 int nrt_col_builder_append_null(nrt_col_builder *b) {
   if (append_null_fast(b))
     return NRT_OK;
-  if (b->status)
+  if (b->status || colb_mark_null(b))
     return b->status;
-  if (!b->validity.data) {
-    /* First null: every earlier row is valid. */
-    if (validity_room(b, b->length + 1))
-      return b->status;
-    nrt_col_set_bits((uint8_t *)b->validity.data, 0, b->length);
-  } else if (validity_room(b, b->length + 1)) {
-    return b->status;
-  }
   /* The slot: an empty string, a zero view, a zero value or a clear bit. */
   switch (b->type) {
   case NRT_COL_UTF8:
@@ -623,7 +625,6 @@ int nrt_col_builder_append_null(nrt_col_builder *b) {
       return b->status;
     break;
   }
-  b->null_count++;
   b->length++;
   return NRT_OK;
 }

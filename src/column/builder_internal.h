@@ -60,6 +60,8 @@ int colb_grow(nrt_col_builder *b, struct growbuf *g, size_t extra, size_t min_ca
 size_t colb_value_width(enum nrt_col_type t);
 /* Marks the row being appended (index b->length) valid when a bitmap exists. */
 int colb_mark_valid(nrt_col_builder *b);
+/* Marks it null (its bit clear), creating the bitmap at the first null; counts the null. */
+int colb_mark_null(nrt_col_builder *b);
 /* utf8_view long-string regions: open one of at least `len` bytes (closing the current one),
  * or close the current one (shrunk to the bytes used). */
 int colb_open_region(nrt_col_builder *b, int64_t len);

@@ -271,3 +271,80 @@ int nrt_col_builder_row_null(nrt_col_builder *b, nrt_col_row_writer *w) {
   }
   return nrt_col_builder_row_begin(b, w, NULL);
 }
+
+int nrt_col_builder_rows_begin(nrt_col_builder *b, nrt_col_row_writer *w, int64_t n,
+                               nrt_col_rows *r, struct nrt_error *err) {
+  memset(r, 0, sizeof *r);
+  w->builder = b;
+  w->pos = w->end = w->row = NULL;
+  if (b->status)
+    return report(b, err);
+  if ((b->type != NRT_COL_UTF8 && b->type != NRT_COL_LARGE_UTF8) || n < 0) {
+    colb_fail(b, NRT_EINVAL, "row %lld: %lld rows at once written to a %s builder",
+              (long long)b->length, (long long)n, nrt_col_type_name(b->type));
+    return report(b, err);
+  }
+  size_t width = colb_value_width(b->type);
+  if ((uint64_t)n > (SIZE_MAX / 4) / width - 1) {
+    colb_fail(b, NRT_ERANGE, "row %lld: %lld rows at once", (long long)b->length, (long long)n);
+    return report(b, err);
+  }
+  /* room for the n ends and one to spare (prepare()'s slot for the row after them) */
+  if (colb_grow(b, &b->values, ((size_t)n + 1) * width, 0, 0) || prepare(b))
+    return report(b, err);
+  set_cursor(b, w);
+  r->ends = b->values.data + b->values.used;
+  r->base = (int64_t)b->data.used;
+  r->wide = b->type == NRT_COL_LARGE_UTF8;
+  return NRT_OK;
+}
+
+/* The validity of rows [b->length, b->length + k), those in nulls null (indexes relative to
+ * the first, increasing). */
+static int mark_rows(nrt_col_builder *b, int64_t k, const int32_t *nulls, int64_t n_nulls) {
+  int64_t next = 0; /* the next entry of nulls */
+  for (int64_t j = 0; j < k; j++, b->length++) {
+    bool null = next < n_nulls && nulls[next] == j;
+    next += null;
+    if (null ? colb_mark_null(b) : colb_mark_valid(b))
+      return b->status;
+  }
+  if (next != n_nulls)
+    return colb_fail(b, NRT_EINVAL, "row %lld: %lld null rows listed out of order",
+                     (long long)b->length, (long long)n_nulls);
+  return NRT_OK;
+}
+
+int nrt_col_builder_rows_end(nrt_col_builder *b, nrt_col_row_writer *w, const nrt_col_rows *r,
+                             int64_t k, const int32_t *nulls, int64_t n_nulls,
+                             struct nrt_error *err) {
+  if (b->status || !w->row)
+    return report(b, err);
+  if (k > 0) {
+    int64_t last;
+    if (r->wide) {
+      memcpy(&last, (const char *)r->ends + (k - 1) * 8, 8);
+    } else {
+      int32_t narrow;
+      memcpy(&narrow, (const char *)r->ends + (k - 1) * 4, 4);
+      last = narrow;
+    }
+    if (r->base != (int64_t)b->data.used || last < r->base || last - r->base > w->pos - w->row) {
+      colb_fail(b, NRT_EINVAL, "row %lld: the ends of %lld rows do not match the bytes written",
+                (long long)b->length, (long long)k);
+      return report(b, err);
+    }
+    if (n_nulls > 0 || b->validity.data) { /* a bit per row */
+      if (mark_rows(b, k, nulls, n_nulls))
+        return report(b, err);
+    } else {
+      b->length += k;
+    }
+    b->data.used = (size_t)last;
+    b->values.used += (size_t)k * colb_value_width(b->type);
+  }
+  if (prepare(b))
+    return report(b, err);
+  set_cursor(b, w);
+  return NRT_OK;
+}

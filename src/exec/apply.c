@@ -17,6 +17,12 @@ _Static_assert(offsetof(nrt_value, as.str.mi) == 8, "str.mi at 8");
 _Static_assert(offsetof(nrt_value, as.str.data) == 16, "str.data at 16");
 _Static_assert(offsetof(nrt_value, as.str.len) == 24, "str.len at 24");
 _Static_assert(offsetof(nrt_value, as.list) == 8, "list at 8");
+_Static_assert(offsetof(nrt_rows_batch, row) == 16 && offsetof(nrt_rows_batch, out) == 32 &&
+                   offsetof(nrt_rows_batch, wide_in) == 56 &&
+                   offsetof(nrt_rows_batch, go_on) == 60 &&
+                   offsetof(nrt_rows_batch, nulls) == 64 &&
+                   offsetof(nrt_rows_batch, failed) == 80 && offsetof(nrt_col_rows, wide) == 16,
+               "the rows batch layout of nrt/exec.h");
 
 /* Arguments of up to this many input columns live on the stack; more are allocated. */
 #define APPLY_STACK_ARGS 16
@@ -41,6 +47,7 @@ struct apply_job {
   size_t n_inputs;
   nrt_row_fn fn;          /* one of fn and write is set */
   nrt_row_write_fn write; /* writes string results in place (nrt_exec_apply_write) */
+  nrt_rows_write_fn write_rows; /* write's loop form, or NULL */
   void *ctx;
   nrt_value_kind result_kind;
   enum nrt_col_type builder_type;
@@ -229,54 +236,12 @@ static int append_null_row(const struct apply_job *job, nrt_col_builder *b,
 }
 
 /* call_row's status for a row whose failure stops the chunk (recorded already). */
-#define ROW_STOPPED (-2)
+#define ROW_STOPPED (-100)
 
-/* Calls the row function on row i and stores its outcome in b: the result, a null for
- * NRT_EXEC_ROW_NULL, or (errors as nulls) a null for a failure. Returns NRT_OK, the builder's
- * status when storing failed, or ROW_STOPPED. */
-static inline int call_row(struct apply_job *job, struct apply_chunk *c, nrt_col_builder *b,
-                           nrt_col_row_writer *w, const nrt_value *args, int64_t i,
-                           struct nrt_error *e) {
-  e->code = 0;
-  e->message[0] = '\0';
-  int rc;
-  /* Once the chunk has its first failure, no message made by this call can be read:
-   * chunk_error keeps only a chunk's first. */
-  bool discard = job->discard_messages && c->error_row >= 0;
-  if (discard)
-    nrt_error_discard_messages(true);
-  if (job->write) {
-    rc = job->write(job->ctx, args, w, e);
-    if (discard)
-      nrt_error_discard_messages(false);
-    if (rc == NRT_OK)
-      return nrt_col_builder_row_end(b, w, NULL);
-    if (rc == NRT_EXEC_ROW_NULL)
-      return append_null_row(job, b, w);
-    if (nrt_col_builder_status(b) != NRT_OK)
-      return nrt_col_builder_status(b); /* room for the result failed: the builder's error */
-  } else {
-    nrt_value result = {0};
-    rc = job->fn(job->ctx, args, &result, e);
-    if (discard)
-      nrt_error_discard_messages(false);
-    if (rc == NRT_OK) {
-      int kind = result.kind;
-      nrt_value_kind item = list_item_kind(&result);
-      rc = store_result(job, b, &result);
-      if (rc != NRT_ETYPE)
-        return rc;
-      char msg[128];
-      if (kind == NRT_VALUE_LIST && job->result_kind == NRT_VALUE_LIST)
-        snprintf(msg, sizeof msg, "the row function returned a list of %s, expected a list of %s",
-                 kind_name(item), kind_name(job->item_kind));
-      else
-        snprintf(msg, sizeof msg, "the row function returned %s, expected %s", kind_name(kind),
-                 kind_name(job->result_kind));
-      chunk_error(job, c, i, NRT_ETYPE, msg, 1);
-      return ROW_STOPPED;
-    }
-  }
+/* A failed call on row i: a null row (errors as nulls) or the chunk's stopping error. Returns
+ * the builder's status after the null, or ROW_STOPPED. */
+static int row_failed(struct apply_job *job, struct apply_chunk *c, nrt_col_builder *b,
+                      nrt_col_row_writer *w, int64_t i, int rc, const struct nrt_error *e) {
   if (job->errors_as_null && rc != NRT_ENOMEM) {
     c->failed_rows++;
     if (c->error_row < 0) /* only a chunk's first failure is kept */
@@ -285,6 +250,163 @@ static inline int call_row(struct apply_job *job, struct apply_chunk *c, nrt_col
   }
   chunk_error(job, c, i, rc, e->message, 1);
   return ROW_STOPPED;
+}
+
+/* Stores the outcome rc of a writing call on row i: the row written in w, a null, or the
+ * failure. */
+static inline int write_outcome(struct apply_job *job, struct apply_chunk *c, nrt_col_builder *b,
+                                nrt_col_row_writer *w, int64_t i, int rc,
+                                const struct nrt_error *e) {
+  if (rc == NRT_OK)
+    return nrt_col_builder_row_end(b, w, NULL);
+  if (rc == NRT_EXEC_ROW_NULL)
+    return append_null_row(job, b, w);
+  if (nrt_col_builder_status(b) != NRT_OK)
+    return nrt_col_builder_status(b); /* room for the result failed: the builder's error */
+  return row_failed(job, c, b, w, i, rc, e);
+}
+
+/* Clears e before a call, and says whether the call's messages are discarded: once the chunk
+ * has its first failure, no message made by the call can be read (chunk_error keeps only a
+ * chunk's first). */
+static inline bool begin_call(const struct apply_job *job, const struct apply_chunk *c,
+                              struct nrt_error *e) {
+  e->code = 0;
+  e->message[0] = '\0';
+  bool discard = job->discard_messages && c->error_row >= 0;
+  if (discard)
+    nrt_error_discard_messages(true);
+  return discard;
+}
+
+static inline void end_call(bool discard) {
+  if (discard)
+    nrt_error_discard_messages(false);
+}
+
+/* Calls the row function on row i and stores its outcome in b: the result, a null for
+ * NRT_EXEC_ROW_NULL, or (errors as nulls) a null for a failure. Returns NRT_OK, the builder's
+ * status when storing failed, or ROW_STOPPED. */
+static inline int call_row(struct apply_job *job, struct apply_chunk *c, nrt_col_builder *b,
+                           nrt_col_row_writer *w, const nrt_value *args, int64_t i,
+                           struct nrt_error *e) {
+  bool discard = begin_call(job, c, e);
+  if (job->write) {
+    int rc = job->write(job->ctx, args, w, e);
+    end_call(discard);
+    return write_outcome(job, c, b, w, i, rc, e);
+  }
+  nrt_value result = {0};
+  int rc = job->fn(job->ctx, args, &result, e);
+  end_call(discard);
+  if (rc != NRT_OK)
+    return row_failed(job, c, b, w, i, rc, e);
+  int kind = result.kind;
+  nrt_value_kind item = list_item_kind(&result);
+  rc = store_result(job, b, &result);
+  if (rc != NRT_ETYPE)
+    return rc;
+  char msg[128];
+  if (kind == NRT_VALUE_LIST && job->result_kind == NRT_VALUE_LIST)
+    snprintf(msg, sizeof msg, "the row function returned a list of %s, expected a list of %s",
+             kind_name(item), kind_name(job->item_kind));
+  else
+    snprintf(msg, sizeof msg, "the row function returned %s, expected %s", kind_name(kind),
+             kind_name(job->result_kind));
+  chunk_error(job, c, i, NRT_ETYPE, msg, 1);
+  return ROW_STOPPED;
+}
+
+/* Rows [i, to), one call each (nulls without a call unless the options ask for it). Returns
+ * as call_row, with *at the row that returned it. */
+static int run_each_row(struct apply_job *job, struct apply_chunk *c, nrt_col_builder *b,
+                        nrt_col_row_writer *w, nrt_value *args, int64_t i, int64_t to,
+                        int64_t *at, int64_t *calls, struct nrt_error *e) {
+  /* One utf8 input without nulls (the common case): its rows are read straight from the
+   * offsets, with the argument's kind set once. */
+  const nrt_column *in0 = job->inputs[0];
+  const bool one_utf8 = job->n_inputs == 1 && in0->type == NRT_COL_UTF8 && !in0->validity.data;
+  const int32_t *offsets0 = one_utf8 ? (const int32_t *)in0->values.data + in0->offset : NULL;
+  const char *data0 = one_utf8 ? (const char *)in0->data.data : NULL;
+  if (one_utf8)
+    args[0].kind = NRT_VALUE_STR;
+  for (; i < to; i++) {
+    bool null_row;
+    if (one_utf8) {
+      int32_t o = offsets0[i];
+      args[0].as.str.data = data0 + o;
+      args[0].as.str.len = (int64_t)offsets0[i + 1] - o;
+      null_row = false;
+    } else {
+      null_row = load_args(job, i, args);
+    }
+    int rc;
+    if (null_row && !job->call_on_null) {
+      rc = append_null_row(job, b, w);
+    } else {
+      ++*calls;
+      rc = call_row(job, c, b, w, args, i, e);
+    }
+    if (rc != NRT_OK) {
+      *at = i;
+      return rc;
+    }
+  }
+  return NRT_OK;
+}
+
+/* Whether the chunks go through the loop form (job->write_rows): one utf8 or large_utf8 input
+ * without nulls, into a utf8 or large_utf8 output. */
+static bool rows_form(const struct apply_job *job) {
+  const nrt_column *in = job->inputs[0];
+  return job->write_rows && job->n_inputs == 1 && !in->validity.data &&
+         (in->type == NRT_COL_UTF8 || in->type == NRT_COL_LARGE_UTF8) &&
+         (job->builder_type == NRT_COL_UTF8 || job->builder_type == NRT_COL_LARGE_UTF8);
+}
+
+/* Rows [i, to) through the loop form: each call of it writes rows until one needs more: a
+ * failure it does not turn into a null (stored as call_row would), or a row left to the row
+ * function (run by call_row). A chunk's first failure always comes back here, so that its
+ * message is kept; later ones become nulls in the loop when errors are nulls. Returns as
+ * call_row, with *at the row that returned it. */
+static int run_rows(struct apply_job *job, struct apply_chunk *c, nrt_col_builder *b,
+                    nrt_col_row_writer *w, nrt_value *args, int64_t i, int64_t to, int64_t *at,
+                    int64_t *calls, struct nrt_error *e) {
+  const nrt_column *in = job->inputs[0];
+  int32_t nulls[APPLY_BATCH];
+  nrt_rows_batch batch;
+  batch.nulls = nulls;
+  batch.wide_in = in->type == NRT_COL_LARGE_UTF8;
+  batch.offsets = (const char *)in->values.data + in->offset * (batch.wide_in ? 8 : 4);
+  batch.data = in->data.data;
+  int rc = NRT_OK;
+  while (i < to && rc == NRT_OK) {
+    *at = i;
+    if ((rc = nrt_col_builder_rows_begin(b, w, to - i, &batch.out, NULL)) != NRT_OK)
+      break;
+    batch.row = i;
+    batch.end = to;
+    batch.go_on = job->errors_as_null && c->error_row >= 0;
+    batch.n_nulls = batch.failed = 0;
+    bool discard = begin_call(job, c, e);
+    int status = job->write_rows(job->ctx, &batch, w, e);
+    end_call(discard);
+    *calls += batch.row - i;
+    c->failed_rows += batch.failed;
+    rc = nrt_col_builder_rows_end(b, w, &batch.out, batch.row - i, nulls, batch.n_nulls, NULL);
+    i = *at = batch.row;
+    if (rc != NRT_OK || (status == NRT_OK && i == to))
+      break;
+    ++*calls;
+    if (status == NRT_OK) { /* left to the row function */
+      load_args(job, i, args);
+      rc = call_row(job, c, b, w, args, i, e);
+    } else {
+      rc = write_outcome(job, c, b, w, i, status, e);
+    }
+    i++;
+  }
+  return rc;
 }
 
 static void run_chunk(void *arg, int64_t k) {
@@ -330,19 +452,10 @@ static void run_chunk(void *arg, int64_t k) {
   int64_t i = start;
   if (job->write && (rc = nrt_col_builder_row_begin(b, &w, NULL)) != NRT_OK)
     goto builder_failed;
-  /* One utf8 input without nulls (the common case): its rows are read straight from the
-   * offsets, with the argument's kind set once. */
-  const nrt_column *in0 = job->inputs[0];
-  const bool one_utf8 = job->n_inputs == 1 && in0->type == NRT_COL_UTF8 && !in0->validity.data;
-  const int32_t *offsets0 = one_utf8 ? (const int32_t *)in0->values.data + in0->offset : NULL;
-  const char *data0 = one_utf8 ? (const char *)in0->data.data : NULL;
-  if (one_utf8)
-    args[0].kind = NRT_VALUE_STR;
-  int batch_left = APPLY_BATCH + 1; /* the first batch check comes after APPLY_BATCH rows */
-  for (; i < end; i++) {
-    if (--batch_left == 0) {
-      batch_left = APPLY_BATCH;
-      if (i > atomic_load_explicit(&job->stop_row, memory_order_relaxed)) {
+  const bool by_rows = rows_form(job);
+  for (int64_t from = start; from < end; from += APPLY_BATCH) {
+    if (from > start) {
+      if (from > atomic_load_explicit(&job->stop_row, memory_order_relaxed)) {
         drop_builder(job, b);
         b = NULL;
         goto done; /* a lower row stopped the apply: this chunk's rows are not needed */
@@ -351,25 +464,13 @@ static void run_chunk(void *arg, int64_t k) {
        * releasing the results now lets the allocator reuse their (cached) memory. */
       nrt_col_builder_free_pass(b);
     }
-    bool null_row;
-    if (one_utf8) {
-      int32_t o = offsets0[i];
-      args[0].as.str.data = data0 + o;
-      args[0].as.str.len = (int64_t)offsets0[i + 1] - o;
-      null_row = false;
-    } else {
-      null_row = load_args(job, i, args);
-    }
-    if (null_row && !job->call_on_null) {
-      rc = append_null_row(job, b, &w);
-    } else {
-      calls++;
-      rc = call_row(job, c, b, &w, args, i, &e);
-      if (rc == ROW_STOPPED) {
-        drop_builder(job, b);
-        b = NULL;
-        goto done;
-      }
+    int64_t to = end - from > APPLY_BATCH ? from + APPLY_BATCH : end;
+    rc = by_rows ? run_rows(job, c, b, &w, args, from, to, &i, &calls, &e)
+                 : run_each_row(job, c, b, &w, args, from, to, &i, &calls, &e);
+    if (rc == ROW_STOPPED) {
+      drop_builder(job, b);
+      b = NULL;
+      goto done;
     }
     if (rc != NRT_OK)
       goto builder_failed;
@@ -514,6 +615,7 @@ static int apply(nrt_column *const *inputs, size_t n_inputs, nrt_row_fn fn,
                           .call_on_null = o->call_on_null, .errors_as_null = o->errors_as_null,
                           .discard_messages = o->errors_as_null && o->discard_messages,
                           .validate_inputs = o->validate_inputs,
+                          .write_rows = write ? o->write_rows : NULL,
                           .rows = inputs[0]->length};
   rc = builder_type_for(o, &job.result_kind, &job.item_kind, &job.builder_type, &job.item_type,
                         err);

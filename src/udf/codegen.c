@@ -922,6 +922,176 @@ static void emit_row_write(cg *c, const udf_func *f, LLVMValueRef write_fn) {
   LLVMBuildRet(c->b, st);
 }
 
+/* A field of type t at byte offset off of the struct at p. */
+static LLVMValueRef field_ptr(cg *c, LLVMValueRef p, long long off, LLVMTypeRef t) {
+  LLVMValueRef o = cg_i64(c, off);
+  return LLVMBuildBitCast(c->b, LLVMBuildGEP2(c->b, c->i8, p, &o, 1, ""), LLVMPointerType(t, 0),
+                          "");
+}
+
+static LLVMValueRef load_field(cg *c, LLVMValueRef p, long long off, LLVMTypeRef t) {
+  return LLVMBuildLoad2(c->b, t, field_ptr(c, p, off, t), "");
+}
+
+/* Input offset k (an i64 index) of a batch: int64 offsets when wide_in, else int32. */
+static LLVMValueRef load_offset(cg *c, LLVMValueRef offsets, LLVMValueRef wide_in,
+                                LLVMValueRef k) {
+  LLVMBasicBlockRef wide = cg_block(c, "off.wide"), narrow = cg_block(c, "off.narrow"),
+                    join = cg_block(c, "off.done");
+  LLVMBuildCondBr(c->b, wide_in, wide, narrow);
+  cg_at(c, wide);
+  LLVMValueRef w = LLVMBuildLoad2(
+      c->b, c->i64,
+      LLVMBuildGEP2(c->b, c->i64, LLVMBuildBitCast(c->b, offsets, LLVMPointerType(c->i64, 0), ""),
+                    &k, 1, ""),
+      "");
+  LLVMBuildBr(c->b, join);
+  cg_at(c, narrow);
+  LLVMValueRef n = LLVMBuildLoad2(
+      c->b, c->i32,
+      LLVMBuildGEP2(c->b, c->i32, LLVMBuildBitCast(c->b, offsets, LLVMPointerType(c->i32, 0), ""),
+                    &k, 1, ""),
+      "");
+  n = LLVMBuildSExt(c->b, n, c->i64, "");
+  LLVMBuildBr(c->b, join);
+  cg_at(c, join);
+  return cg_phi2(c, c->i64, "off", w, wide, n, narrow);
+}
+
+/* i32 nrt_udf_rows_write(i8* ctx, nrt_rows_batch* batch, nrt_col_row_writer* w,
+ * nrt_error* err): the loop form (nrt/exec.h's nrt_rows_write_fn) of an entry of one str
+ * parameter returning str. The entry is inlined into the loop, so a row costs no call, and its
+ * argument, a view of the input's bytes, comes from the offsets in registers. Each row's end
+ * offset is stored as nrt_col_rows says; a None result, or with go_on a failure (but
+ * NRT_ENOMEM and NRT_ERANGE, which may be the output's), is a null row listed in nulls. A utf8
+ * row ending past INT32_MAX, or a row refused for the string limit after other rows of the
+ * batch (NRT_ELIMIT), is left to the row function. */
+static void emit_rows_write(cg *c, const udf_func *f, LLVMValueRef write_fn) {
+  LLVMTypeRef params[4] = {c->ptr, c->ptr, c->ptr, c->ptr};
+  LLVMValueRef fn =
+      LLVMAddFunction(c->mod, NRT_UDF_ROWS_WRITE_SYMBOL, LLVMFunctionType(c->i32, params, 4, 0));
+  c->llfn = fn;
+  LLVMValueRef batch = LLVMGetParam(fn, 1), w = LLVMGetParam(fn, 2), err = LLVMGetParam(fn, 3);
+  LLVMBasicBlockRef entry = cg_block(c, "entry");
+  cg_at(c, entry);
+  LLVMValueRef offsets = load_field(c, batch, 0, c->ptr);
+  LLVMValueRef data = load_field(c, batch, 8, c->ptr);
+  LLVMValueRef first = load_field(c, batch, 16, c->i64);
+  LLVMValueRef end = load_field(c, batch, 24, c->i64);
+  LLVMValueRef ends = load_field(c, batch, 32, c->ptr);
+  LLVMValueRef base = load_field(c, batch, 40, c->i64);
+  LLVMValueRef zero32 = cg_i32(c, 0), zero = cg_i64(c, 0), one = cg_i64(c, 1);
+  LLVMValueRef wide =
+      LLVMBuildICmp(c->b, LLVMIntNE, load_field(c, batch, 48, c->i32), zero32, "wide");
+  LLVMValueRef wide_in =
+      LLVMBuildICmp(c->b, LLVMIntNE, load_field(c, batch, 56, c->i32), zero32, "wide.in");
+  LLVMValueRef go_on =
+      LLVMBuildICmp(c->b, LLVMIntNE, load_field(c, batch, 60, c->i32), zero32, "go.on");
+  LLVMValueRef nulls = LLVMBuildBitCast(c->b, load_field(c, batch, 64, c->ptr),
+                                        LLVMPointerType(c->i32, 0), "nulls");
+  LLVMBasicBlockRef head = cg_block(c, "head"), body = cg_block(c, "body"),
+                    written = cg_block(c, "written"), failed = cg_block(c, "failed"),
+                    soft = cg_block(c, "soft"), null_row = cg_block(c, "null.row"),
+                    record = cg_block(c, "record"), store64 = cg_block(c, "end.wide"),
+                    check32 = cg_block(c, "end.check"), store32 = cg_block(c, "end.narrow"),
+                    next = cg_block(c, "next"), stop = cg_block(c, "stop"),
+                    early = cg_block(c, "early"), done = cg_block(c, "done");
+  LLVMBuildBr(c->b, head);
+
+  /* i: the row; prev: the previous row's end; nn, nf: null rows, failed rows so far */
+  cg_at(c, head);
+  LLVMValueRef i = LLVMBuildPhi(c->b, c->i64, "i");
+  LLVMValueRef prev = LLVMBuildPhi(c->b, c->i64, "prev");
+  LLVMValueRef nn = LLVMBuildPhi(c->b, c->i64, "nn");
+  LLVMValueRef nf = LLVMBuildPhi(c->b, c->i64, "nf");
+  LLVMValueRef k = LLVMBuildSub(c->b, i, first, "k");
+  LLVMBuildCondBr(c->b, LLVMBuildICmp(c->b, LLVMIntSLT, i, end, ""), body, done);
+
+  cg_at(c, body);
+  LLVMValueRef i1 = LLVMBuildAdd(c->b, i, one, "");
+  LLVMValueRef from = load_offset(c, offsets, wide_in, i);
+  LLVMValueRef to = load_offset(c, offsets, wide_in, i1);
+  LLVMValueRef arg = cg_str_make(c, cg_null(c), LLVMBuildGEP2(c->b, c->i8, data, &from, 1, ""),
+                                 LLVMBuildSub(c->b, to, from, ""));
+  LLVMValueRef callargs[4] = {err, zero32, arg, w};
+  LLVMValueRef st = LLVMBuildCall2(c->b, func_type(c, f, true), write_fn, callargs, 4, "status");
+  LLVMBuildCondBr(c->b, LLVMBuildICmp(c->b, LLVMIntEQ, st, zero32, ""), written, failed);
+
+  /* The row's end: base + (pos - row), the writer's row being the batch's first. */
+  cg_at(c, written);
+  LLVMValueRef pos = LLVMBuildPtrToInt(c->b, load_field(c, w, 0, c->ptr), c->i64, "");
+  LLVMValueRef row = LLVMBuildPtrToInt(c->b, load_field(c, w, 16, c->ptr), c->i64, "");
+  LLVMValueRef at = LLVMBuildAdd(c->b, base, LLVMBuildSub(c->b, pos, row, ""), "end");
+  LLVMBuildBr(c->b, record);
+
+  /* A failure: left to the row function (NRT_ELIMIT after other rows), a null row, or the
+   * batch's end. */
+  cg_at(c, failed);
+  LLVMValueRef isnull = LLVMBuildICmp(c->b, LLVMIntEQ, st, cg_i32(c, NRT_EXEC_ROW_NULL), "");
+  LLVMValueRef again =
+      LLVMBuildAnd(c->b, LLVMBuildICmp(c->b, LLVMIntEQ, st, cg_i32(c, NRT_ELIMIT), ""),
+                   LLVMBuildICmp(c->b, LLVMIntSGT, i, first, ""), "");
+  LLVMBuildCondBr(c->b, again, early, soft);
+  cg_at(c, soft);
+  LLVMValueRef output_error =
+      LLVMBuildOr(c->b, LLVMBuildICmp(c->b, LLVMIntEQ, st, cg_i32(c, NRT_ENOMEM), ""),
+                  LLVMBuildICmp(c->b, LLVMIntEQ, st, cg_i32(c, NRT_ERANGE), ""), "");
+  LLVMValueRef as_null = LLVMBuildOr(
+      c->b, isnull, LLVMBuildAnd(c->b, go_on, LLVMBuildNot(c->b, output_error, ""), ""), "");
+  LLVMBuildCondBr(c->b, as_null, null_row, stop);
+  /* A null takes no bytes: the row's start again, and the previous end. */
+  cg_at(c, null_row);
+  LLVMValueRef rowp = load_field(c, w, 16, c->ptr);
+  LLVMValueRef back = LLVMBuildSub(c->b, prev, base, "");
+  LLVMBuildStore(c->b, LLVMBuildGEP2(c->b, c->i8, rowp, &back, 1, ""), field_ptr(c, w, 0, c->ptr));
+  LLVMBuildStore(c->b, LLVMBuildTrunc(c->b, k, c->i32, ""),
+                 LLVMBuildGEP2(c->b, c->i32, nulls, &nn, 1, ""));
+  LLVMValueRef fail1 = LLVMBuildZExt(c->b, LLVMBuildNot(c->b, isnull, ""), c->i64, "");
+  LLVMBuildBr(c->b, record);
+
+  cg_at(c, record);
+  LLVMValueRef endv = cg_phi2(c, c->i64, "end", at, written, prev, null_row);
+  LLVMValueRef add_null = cg_phi2(c, c->i64, "", zero, written, one, null_row);
+  LLVMValueRef add_failed = cg_phi2(c, c->i64, "", zero, written, fail1, null_row);
+  LLVMBuildCondBr(c->b, wide, store64, check32);
+  cg_at(c, store64);
+  LLVMBuildStore(c->b, endv,
+                 LLVMBuildGEP2(c->b, c->i64,
+                               LLVMBuildBitCast(c->b, ends, LLVMPointerType(c->i64, 0), ""), &k,
+                               1, ""));
+  LLVMBuildBr(c->b, next);
+  cg_at(c, check32);
+  LLVMBuildCondBr(c->b, LLVMBuildICmp(c->b, LLVMIntSGT, endv, cg_i64(c, INT32_MAX), ""), early,
+                  store32);
+  cg_at(c, store32);
+  LLVMBuildStore(c->b, LLVMBuildTrunc(c->b, endv, c->i32, ""),
+                 LLVMBuildGEP2(c->b, c->i32,
+                               LLVMBuildBitCast(c->b, ends, LLVMPointerType(c->i32, 0), ""), &k,
+                               1, ""));
+  LLVMBuildBr(c->b, next);
+  cg_at(c, next);
+  LLVMValueRef nn1 = LLVMBuildAdd(c->b, nn, add_null, "");
+  LLVMValueRef nf1 = LLVMBuildAdd(c->b, nf, add_failed, "");
+  LLVMBuildBr(c->b, head);
+  LLVMBasicBlockRef in_bbs[2] = {entry, next};
+  LLVMValueRef i_in[2] = {first, i1}, prev_in[2] = {base, endv}, nn_in[2] = {zero, nn1},
+               nf_in[2] = {zero, nf1};
+  LLVMAddIncoming(i, i_in, in_bbs, 2);
+  LLVMAddIncoming(prev, prev_in, in_bbs, 2);
+  LLVMAddIncoming(nn, nn_in, in_bbs, 2);
+  LLVMAddIncoming(nf, nf_in, in_bbs, 2);
+
+  /* The exits: the row reached, and the nulls. */
+  LLVMBasicBlockRef exits[3] = {stop, early, done};
+  for (int x = 0; x < 3; x++) {
+    cg_at(c, exits[x]);
+    LLVMBuildStore(c->b, exits[x] == done ? end : i, field_ptr(c, batch, 16, c->i64));
+    LLVMBuildStore(c->b, nn, field_ptr(c, batch, 72, c->i64));
+    LLVMBuildStore(c->b, nf, field_ptr(c, batch, 80, c->i64));
+    LLVMBuildRet(c->b, exits[x] == stop ? st : zero32);
+  }
+}
+
 /* i32 nrt_udf_row(i8* ctx, nrt_value* args, nrt_value* result, nrt_error* err) */
 static void emit_row(cg *c, const udf_func *f) {
   LLVMValueRef callargs[70];
@@ -1032,6 +1202,10 @@ int udf_codegen(const udf_module *m, LLVMContextRef ctx, LLVMModuleRef *out,
       c.writer = NULL;
       if (!c.failed)
         emit_row_write(&c, m->entry, write_fn);
+      if (!c.failed && m->entry->nparams == 1 &&
+          udf_type_base(m->entry->params[0]->type) == UDF_TY_STR &&
+          !udf_type_is_nullable(m->entry->params[0]->type))
+        emit_rows_write(&c, m->entry, write_fn);
     }
     nrt_free(c.llfuncs, fbytes);
   }

@@ -23,7 +23,9 @@
  * where every `return e` writes e's bytes into the row writer (nrt_col_row_writer) instead of
  * making a result string, wrapped in
  *   i32 @nrt_udf_row_write(i8* ctx, nrt_value* args, i8* writer, nrt_error* err)
- * with the nrt_row_write_fn signature. */
+ * with the nrt_row_write_fn signature; an entry of one str parameter also in the loop form
+ *   i32 @nrt_udf_rows_write(i8* ctx, nrt_rows_batch* batch, i8* writer, nrt_error* err)
+ * with the nrt_rows_write_fn signature, which runs the write form over a batch of rows. */
 #ifndef NRT_UDF_CODEGEN_H
 #define NRT_UDF_CODEGEN_H
 
@@ -33,9 +35,11 @@
 #include "udf/ast.h"
 
 /* Names of the row functions in the emitted module: the nrt_row_fn, and for an entry
- * returning str also the nrt_row_write_fn of its write form (codegen_write.c). */
+ * returning str also the nrt_row_write_fn of its write form (codegen_write.c) and, with one
+ * str parameter, its loop form (nrt_rows_write_fn). */
 #define NRT_UDF_ROW_SYMBOL "nrt_udf_row"
 #define NRT_UDF_ROW_WRITE_SYMBOL "nrt_udf_row_write"
+#define NRT_UDF_ROWS_WRITE_SYMBOL "nrt_udf_rows_write"
 
 /* Emits module `m` into a new LLVM module in `ctx`. On success *out owns the module. */
 int udf_codegen(const udf_module *m, LLVMContextRef ctx, LLVMModuleRef *out,

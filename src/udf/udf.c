@@ -23,6 +23,7 @@ struct nrt_udf {
   struct nrt_udf_jit *jit;
   nrt_row_fn row;
   nrt_row_write_fn write; /* the write form of a str result, else NULL */
+  nrt_rows_write_fn write_rows; /* its loop form, or NULL */
   int nparams;
   nrt_value_kind result_kind;
   nrt_value_kind item_kind; /* a list result's items, else NRT_VALUE_NULL */
@@ -82,14 +83,30 @@ static int verify(LLVMModuleRef m, const char *stage, struct nrt_error *err) {
   return NRT_OK;
 }
 
+/* The instructions of function f (NULL: none). */
+static size_t count_function(LLVMValueRef f) {
+  size_t n = 0;
+  for (LLVMBasicBlockRef bb = f ? LLVMGetFirstBasicBlock(f) : NULL; bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+      n++;
+  return n;
+}
+
 /* The instructions of a module: its size as LLVM's passes see it. */
 static size_t count_instructions(LLVMModuleRef m) {
   size_t n = 0;
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
-      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
-        n++;
+    n += count_function(f);
   return n;
+}
+
+/* Drops the loop form, where its copy of the entry would cost more compile time than its
+ * rows save. */
+static void drop_rows_form(LLVMModuleRef m) {
+  LLVMValueRef f = LLVMGetNamedFunction(m, NRT_UDF_ROWS_WRITE_SYMBOL);
+  if (f)
+    LLVMDeleteFunction(f);
 }
 
 /* Before refprune (see build). */
@@ -154,8 +171,10 @@ static int build(nrt_udf *u, const udf_module *mod, const struct nrt_udf_options
    * that an incref and its decref act on the same value (which is how refprune relates them)
    * and the borrowed arguments' NULL MemInfo is a constant. A huge module is only promoted. */
   bool huge = !rc && count_instructions(m) > HUGE_INSTRUCTIONS;
-  if (huge)
+  if (huge) {
+    drop_rows_form(m);
     call_entries(m);
+  }
   if (!rc)
     rc = nrt_udf_optimize(m, tm, huge ? HUGE_PRE_PRUNE : PRE_PRUNE, err);
   u->info.codegen_ms = now_ms() - t;
@@ -186,10 +205,13 @@ static int build(nrt_udf *u, const udf_module *mod, const struct nrt_udf_options
     rc = verify(m, "after refprune", err);
   }
   /* A large module gets the quick tier (see NRT_UDF_QUICK_INSTRUCTIONS in nrt/udf.h). */
-  if (!rc) {
-    u->info.instructions = count_instructions(m);
+  if (!rc) { /* the loop form's copy of the entry not counted */
+    u->info.instructions =
+        count_instructions(m) - count_function(LLVMGetNamedFunction(m, NRT_UDF_ROWS_WRITE_SYMBOL));
     u->info.huge = huge;
     u->info.quick = huge || u->info.instructions > NRT_UDF_QUICK_INSTRUCTIONS;
+    if (u->info.quick)
+      drop_rows_form(m);
   }
   if (!rc && !o->no_optimize) {
     t = now_ms();
@@ -206,6 +228,7 @@ static int build(nrt_udf *u, const udf_module *mod, const struct nrt_udf_options
     return rc;
   }
   t = now_ms();
+  bool has_rows_form = LLVMGetNamedFunction(m, NRT_UDF_ROWS_WRITE_SYMBOL) != NULL;
   rc = nrt_udf_jit_add_module(u->jit, m,
                               u->info.quick ? LLVMCodeGenLevelNone : LLVMCodeGenLevelDefault, err);
   if (rc)
@@ -213,7 +236,10 @@ static int build(nrt_udf *u, const udf_module *mod, const struct nrt_udf_options
   u->row = (nrt_row_fn)nrt_udf_jit_lookup(u->jit, NRT_UDF_ROW_SYMBOL, err);
   if (u->row && u->result_kind == NRT_VALUE_STR) {
     u->write = (nrt_row_write_fn)nrt_udf_jit_lookup(u->jit, NRT_UDF_ROW_WRITE_SYMBOL, err);
-    if (!u->write)
+    if (u->write && has_rows_form)
+      u->write_rows =
+          (nrt_rows_write_fn)nrt_udf_jit_lookup(u->jit, NRT_UDF_ROWS_WRITE_SYMBOL, err);
+    if (!u->write || (has_rows_form && !u->write_rows))
       u->row = NULL;
   }
   u->info.jit_ms = now_ms() - t;
@@ -282,6 +308,7 @@ nrt_value_kind nrt_udf_result_kind(const nrt_udf *udf) { return udf->result_kind
 nrt_value_kind nrt_udf_item_kind(const nrt_udf *udf) { return udf->item_kind; }
 nrt_row_fn nrt_udf_row_function(const nrt_udf *udf) { return udf->row; }
 nrt_row_write_fn nrt_udf_write_function(const nrt_udf *udf) { return udf->write; }
+nrt_rows_write_fn nrt_udf_write_rows_function(const nrt_udf *udf) { return udf->write_rows; }
 const struct nrt_udf_compile_info *nrt_udf_info(const nrt_udf *udf) { return &udf->info; }
 
 int nrt_udf_call(const nrt_udf *udf, const nrt_value *args, nrt_value *result,
@@ -312,6 +339,7 @@ int nrt_udf_apply(const nrt_udf *udf, nrt_column *const *inputs, size_t n,
     eo.on_progress = options->on_progress;
     eo.progress_arg = options->progress_arg;
   }
+  eo.write_rows = udf->write_rows;
   if (udf->write && !(options && options->value_form))
     return nrt_exec_apply_write(inputs, n, udf->write, NULL, &eo, out, info, err);
   return nrt_exec_apply(inputs, n, udf->row, NULL, &eo, out, info, err);
