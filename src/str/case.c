@@ -286,8 +286,9 @@ CASE_INLINE int64_t convert(const char *s, int64_t len, int64_t from, enum case_
   const struct fast_tables *ft = NULL; /* looked up at the first non-ASCII character */
 #if NRT_CASE_LATIN1
   /* Text of U+0000..U+00FF in bulk (with AVX-512BW); the loops below go on from where that
-   * stops. */
-  if (fast && mode <= MODE_FOLD && i < len) {
+   * stops. Not for a whole string of at most 64 bytes: every caller with `fast` offered it to
+   * the one-step path first (try_short), and the prefix would fail where that did. */
+  if (fast && mode <= MODE_FOLD && i < len && (from > 0 || len > 64)) {
     bool latin1_changed;
     int64_t k = nrt_case_latin1_prefix(s + i, len - i, (int)mode, out, &latin1_changed);
     i += k;
@@ -536,16 +537,37 @@ int64_t nrt_str_case_reference(int op, const char *s, int64_t len, char *out) {
   return convert(s, len, 0, (enum case_mode)op, out, NULL, false, false);
 }
 
-/* _size, _into and _into_padded of one operation; call(out, slack) runs it. */
-#define CASE_KERNELS(name, call)                                                               \
+/* The one-step fast path of a short string (case_latin1.h) for the modes that have one, tried
+ * before convert: its call costs a fraction of convert's entry. -1: not taken. */
+CASE_INLINE int64_t try_short(enum case_mode mode, const char *s, int64_t len, char *out,
+                              bool *changed) {
+#if NRT_CASE_LATIN1
+  if (mode <= MODE_FOLD && len > 0 && len <= 64)
+    return nrt_case_latin1_short(s, len, (int)mode, out, changed);
+#else
+  (void)mode, (void)s, (void)len, (void)out, (void)changed;
+#endif
+  return -1;
+}
+
+/* _size, _into and _into_padded of one operation (of mode `mode`); call(out, slack) runs it,
+ * in a function of its own so that the fast path's callers pay no entry of convert's. */
+#define CASE_KERNELS(name, call, mode)                                                         \
+  static __attribute__((noinline)) int64_t name##_general(const char *s, int64_t len,          \
+                                                          char *out, bool slack) {             \
+    return call(out, slack);                                                                   \
+  }                                                                                            \
   NRT_API int64_t nrt_str_##name##_size(const char *s, int64_t len) {                          \
-    return call(NULL, false);                                                                  \
+    int64_t n = try_short(mode, s, len, NULL, NULL);                                           \
+    return n >= 0 ? n : name##_general(s, len, NULL, false);                                   \
   }                                                                                            \
   NRT_API int64_t nrt_str_##name##_into(const char *s, int64_t len, char *out) {               \
-    return call(out, false);                                                                   \
+    int64_t n = try_short(mode, s, len, out, NULL);                                            \
+    return n >= 0 ? n : name##_general(s, len, out, false);                                    \
   }                                                                                            \
   NRT_API int64_t nrt_str_##name##_into_padded(const char *s, int64_t len, char *out) {        \
-    return call(out, true);                                                                    \
+    int64_t n = try_short(mode, s, len, out, NULL);                                            \
+    return n >= 0 ? n : name##_general(s, len, out, true);                                     \
   }
 #define CALL_UPPER(out, slack) convert(s, len, 0, MODE_UPPER, out, NULL, slack, true)
 #define CALL_LOWER(out, slack) convert(s, len, 0, MODE_LOWER, out, NULL, slack, true)
@@ -553,12 +575,12 @@ int64_t nrt_str_case_reference(int op, const char *s, int64_t len, char *out) {
 #define CALL_TITLE(out, slack) convert(s, len, 0, MODE_TITLE, out, NULL, slack, true)
 #define CALL_SWAP(out, slack) convert(s, len, 0, MODE_SWAP, out, NULL, slack, true)
 #define CALL_CAPITALIZE(out, slack) capitalize(s, len, out, NULL, slack, true)
-CASE_KERNELS(upper, CALL_UPPER)
-CASE_KERNELS(lower, CALL_LOWER)
-CASE_KERNELS(casefold, CALL_FOLD)
-CASE_KERNELS(title, CALL_TITLE)
-CASE_KERNELS(swapcase, CALL_SWAP)
-CASE_KERNELS(capitalize, CALL_CAPITALIZE)
+CASE_KERNELS(upper, CALL_UPPER, MODE_UPPER)
+CASE_KERNELS(lower, CALL_LOWER, MODE_LOWER)
+CASE_KERNELS(casefold, CALL_FOLD, MODE_FOLD)
+CASE_KERNELS(title, CALL_TITLE, MODE_TITLE)
+CASE_KERNELS(swapcase, CALL_SWAP, MODE_SWAP)
+CASE_KERNELS(capitalize, CALL_CAPITALIZE, MODE_TITLE) /* no fast path either */
 
 /* The operations of the managed forms: the case modes plus capitalize. */
 #define MODE_CAPITALIZE ((enum case_mode)(MODE_TITLE + 1))
@@ -587,9 +609,11 @@ CASE_INLINE int convert_managed(const nrt_str *s, enum case_mode op, nrt_str *ou
   bool changed;
   char buf[3 * SHORT_INPUT + 8];
   int64_t n;
-  if (s->len <= SHORT_INPUT)
-    n = run_op(op, s->data, s->len, buf, &changed, true);
-  else
+  if (s->len <= SHORT_INPUT) {
+    n = try_short(op, s->data, s->len, buf, &changed);
+    if (n < 0)
+      n = run_op(op, s->data, s->len, buf, &changed, true);
+  } else
     n = run_op(op, s->data, s->len, NULL, &changed, false);
   if (!changed) {
     nrt_str_copy(out, s);

@@ -21,6 +21,12 @@ enum { NRT_CASE_LATIN1_LOWER, NRT_CASE_LATIN1_UPPER, NRT_CASE_LATIN1_FOLD };
  * and the string's end, to out (when not NULL; the same byte length), and returns its length:
  * 0 without AVX-512BW, len when it mapped everything. *changed: some byte of it changed. */
 int64_t nrt_case_latin1_prefix(const char *s, int64_t len, int op, char *out, bool *changed);
+
+/* The whole of s (valid UTF-8, 1 <= len <= 64 bytes) in one step: maps it to out (when not
+ * NULL; the same byte length) and returns len, with *changed (when not NULL) saying whether
+ * some byte changed; or returns -1, writing nothing, when s holds a character the fast path
+ * does not map or the CPU lacks AVX-512BW. */
+int64_t nrt_case_latin1_short(const char *s, int64_t len, int op, char *out, bool *changed);
 #endif
 
 #endif

@@ -3,7 +3,9 @@
  * U+0080..U+00FF and some beyond it (Greek final sigma, Turkish İ, a ligature, CJK, an emoji)
  * at every position of strings up to 200 bytes long, so that each crosses the 64-byte blocks'
  * edges at every offset, in ASCII, Latin-1 and mixed surroundings. The padded kernels and the
- * managed forms too. On a CPU without AVX-512BW the same checks cover the general path. */
+ * managed forms too; strings of up to 64 bytes go through the one-step path (one block), longer
+ * ones through the prefix loop. On a CPU without AVX-512BW the same checks cover the general
+ * path. */
 #include <stdlib.h>
 
 #include "nrt/str.h"
