@@ -102,19 +102,21 @@ latin1_short(const char *s, int64_t len, int op, char *out, bool *changed) {
   return len;
 }
 
-static int cpu_state; /* 0 unknown, 1 without AVX-512BW, 2 with: __atomic builtins */
+int nrt_case_latin1_cpu;
+
+bool nrt_case_latin1_probe(void) {
+  __builtin_cpu_init();
+  int state = __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
+                      __builtin_cpu_supports("bmi2")
+                  ? 2
+                  : 1;
+  __atomic_store_n(&nrt_case_latin1_cpu, state, __ATOMIC_RELAXED);
+  return state == 2;
+}
 
 static bool cpu_has_avx512bw(void) {
-  int state = __atomic_load_n(&cpu_state, __ATOMIC_RELAXED);
-  if (state == 0) {
-    __builtin_cpu_init();
-    state = __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
-                    __builtin_cpu_supports("bmi2")
-                ? 2
-                : 1;
-    __atomic_store_n(&cpu_state, state, __ATOMIC_RELAXED);
-  }
-  return state == 2;
+  int state = __atomic_load_n(&nrt_case_latin1_cpu, __ATOMIC_RELAXED);
+  return state ? state == 2 : nrt_case_latin1_probe();
 }
 
 /* One instance of each function per operation. */
@@ -122,7 +124,8 @@ static bool cpu_has_avx512bw(void) {
   TARGET static int64_t prefix_##name(const char *s, int64_t len, char *out, bool *changed) { \
     return latin1_prefix(s, len, op, out, changed);                                           \
   }                                                                                           \
-  TARGET static int64_t short_##name(const char *s, int64_t len, char *out, bool *changed) {  \
+  TARGET int64_t nrt_case_latin1_short_##name(const char *s, int64_t len, char *out,          \
+                                              bool *changed) {                                \
     return latin1_short(s, len, op, out, changed);                                            \
   }
 LATIN1_OPS(lower, NRT_CASE_LATIN1_LOWER)
@@ -137,16 +140,6 @@ int64_t nrt_case_latin1_prefix(const char *s, int64_t len, int op, char *out, bo
   case NRT_CASE_LATIN1_UPPER: return prefix_upper(s, len, out, changed);
   case NRT_CASE_LATIN1_LOWER: return prefix_lower(s, len, out, changed);
   default: return prefix_fold(s, len, out, changed);
-  }
-}
-
-int64_t nrt_case_latin1_short(const char *s, int64_t len, int op, char *out, bool *changed) {
-  if (!cpu_has_avx512bw())
-    return -1;
-  switch (op) {
-  case NRT_CASE_LATIN1_UPPER: return short_upper(s, len, out, changed);
-  case NRT_CASE_LATIN1_LOWER: return short_lower(s, len, out, changed);
-  default: return short_fold(s, len, out, changed);
   }
 }
 
