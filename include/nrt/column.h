@@ -387,12 +387,14 @@ NRT_API int nrt_col_builder_row_end(nrt_col_builder *b, nrt_col_row_writer *w,
  * the begin's work when the writer can simply start over. Returns the sticky status. */
 NRT_API int nrt_col_builder_row_null(nrt_col_builder *b, nrt_col_row_writer *w);
 
-/* Writing many utf8 / large_utf8 rows without a call per row (for compiled loops: nrt/exec.h's
+/* Writing many string rows without a call per row (for compiled loops: nrt/exec.h's
  * nrt_rows_write_fn). nrt_col_builder_rows_begin begins a row in w, as row_begin does, and
  * makes room for up to n row ends. The producer then writes the rows one after another
  * through w (nrt_col_row_room, pos) without ending them: w->row stays at the first row's
  * start, and after writing row k (0-based) it stores the row's end offset,
- * r.base + (w->pos - w->row), at ((int32_t *)r.ends)[k], or ((int64_t *)r.ends)[k] when r.wide.
+ * r.base + (w->pos - w->row), at ((int32_t *)r.ends)[k], or ((int64_t *)r.ends)[k] when r.wide
+ * (large_utf8, and utf8_view, whose base is 0: its rows stay in the open region, a row of up
+ * to 12 bytes copied into its view and its bytes there left unused).
  * A utf8 row whose end would pass INT32_MAX must not be stored (write it alone with row_end,
  * which reports the error); nor a row longer than the string limit, which nrt_col_row_room
  * may refuse for the rows written so far together (NRT_ELIMIT: write that row alone).
@@ -403,12 +405,12 @@ NRT_API int nrt_col_builder_row_null(nrt_col_builder *b, nrt_col_row_writer *w);
  * code): ends at 0, base at 8, wide at 16. */
 typedef struct nrt_col_rows {
   void *ends;    /* where row k's end offset goes */
-  int64_t base;  /* the data offset where w->row was at the begin */
-  int32_t wide;  /* nonzero: int64 ends (large_utf8), else int32 (utf8) */
+  int64_t base;  /* the data offset where w->row was at the begin (utf8_view: 0) */
+  int32_t wide;  /* nonzero: int64 ends (large_utf8, utf8_view), else int32 (utf8) */
 } nrt_col_rows;
 
-/* Returns the sticky status: NRT_EINVAL for a builder that holds no utf8 / large_utf8
- * strings or n < 0 (r is then zeroed and w empty). */
+/* Returns the sticky status: NRT_EINVAL for a builder that holds no strings or n < 0 (r is
+ * then zeroed and w empty). */
 NRT_API int nrt_col_builder_rows_begin(nrt_col_builder *b, nrt_col_row_writer *w, int64_t n,
                                        nrt_col_rows *r, struct nrt_error *err);
 /* Returns the sticky status (the rows are then not appended): NRT_EINVAL for ends that do

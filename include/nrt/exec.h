@@ -120,8 +120,8 @@ typedef int (*nrt_row_fn)(void *ctx, const nrt_value *args, nrt_value *result,
                           struct nrt_error *err);
 
 /* The loop form of a writing row function (nrt_row_write_fn, below), for an apply of one
- * utf8 / large_utf8 input into a utf8 / large_utf8 output: it writes a batch of rows with no
- * call per row (what the UDF JIT makes of a UDF of one str parameter returning str). */
+ * utf8 / large_utf8 input: it writes a batch of rows with no call per row (what the UDF JIT
+ * makes of a UDF of one str parameter returning str). */
 typedef struct nrt_rows_batch {
   const void *offsets;  /* the input's offsets (its offset applied): int32, int64 if wide_in */
   const char *data;     /* the input's bytes: row i is data[offsets[i] .. offsets[i + 1]) */
@@ -200,8 +200,8 @@ struct nrt_exec_options {
   void (*on_progress)(void *arg, int64_t rows_done, int64_t rows);
   void *progress_arg;
   /* nrt_exec_apply_write only, optional: the loop form of its row function, used for the
-   * rows of a single utf8 / large_utf8 input without nulls when the output is utf8 or
-   * large_utf8 (others go row by row). The output is the same either way. */
+   * rows of a single utf8 / large_utf8 input without nulls (others go row by row). The output
+   * is the same either way, but for the bytes a utf8_view output's region leaves unused. */
   nrt_rows_write_fn write_rows;
 };
 

@@ -279,7 +279,7 @@ int nrt_col_builder_rows_begin(nrt_col_builder *b, nrt_col_row_writer *w, int64_
   w->pos = w->end = w->row = NULL;
   if (b->status)
     return report(b, err);
-  if ((b->type != NRT_COL_UTF8 && b->type != NRT_COL_LARGE_UTF8) || n < 0) {
+  if (!nrt_col_type_is_string(b->type) || n < 0) {
     colb_fail(b, NRT_EINVAL, "row %lld: %lld rows at once written to a %s builder",
               (long long)b->length, (long long)n, nrt_col_type_name(b->type));
     return report(b, err);
@@ -289,13 +289,75 @@ int nrt_col_builder_rows_begin(nrt_col_builder *b, nrt_col_row_writer *w, int64_
     colb_fail(b, NRT_ERANGE, "row %lld: %lld rows at once", (long long)b->length, (long long)n);
     return report(b, err);
   }
-  /* room for the n ends and one to spare (prepare()'s slot for the row after them) */
+  /* Room for the n rows' slots and one to spare (prepare()'s slot for the row after them).
+   * The ends go where the slots will: a utf8_view's 8-byte ends take half of its views'
+   * room, and rows_end makes the views from the last to the first. */
   if (colb_grow(b, &b->values, ((size_t)n + 1) * width, 0, 0) || prepare(b))
     return report(b, err);
   set_cursor(b, w);
   r->ends = b->values.data + b->values.used;
-  r->base = (int64_t)b->data.used;
-  r->wide = b->type == NRT_COL_LARGE_UTF8;
+  bool views = b->type == NRT_COL_UTF8_VIEW;
+  r->base = views ? 0 : (int64_t)b->data.used;
+  r->wide = b->type != NRT_COL_UTF8;
+  return NRT_OK;
+}
+
+/* The two words of the view of a row of len bytes at `row` in the open region (WORD_VIEWS),
+ * made in registers as row_end's are; an inline view's bytes are read as two words when the
+ * region's room allows it. */
+static inline void view_words(const nrt_col_builder *b, const char *row, int64_t len,
+                              const char *room_end, uint64_t word[2]) {
+  if (len <= NRT_COL_VIEW_INLINE) {
+    uint64_t a = 0, z = 0;
+    if (room_end - row >= 16) {
+      memcpy(&a, row, 8);
+      memcpy(&z, row + 8, 8);
+      a = low_bytes(a, len);
+      z = len > 8 ? low_bytes(z, len - 8) : 0;
+    } else {
+      for (int64_t i = 0; i < len; i++) /* the region's last bytes */
+        *(i < 8 ? &a : &z) |= (uint64_t)(unsigned char)row[i] << (8 * (i & 7));
+    }
+    word[0] = (uint64_t)(uint32_t)len | (a << 32); /* length, then 12 inline bytes */
+    word[1] = (a >> 32) | (z << 32);
+  } else {
+    uint32_t prefix;
+    memcpy(&prefix, row, 4);
+    word[0] = (uint64_t)(uint32_t)len | ((uint64_t)prefix << 32);
+    word[1] = (uint64_t)(uint32_t)b->reg_index | ((uint64_t)(uint32_t)(row - b->cur_base) << 32);
+  }
+}
+
+/* The views of k rows written one after another from w->row in the open region, their ends
+ * (counted from w->row) where the views go: the last view first, so that each view only
+ * overwrites the ends of rows after it. A short row is copied into its view; its bytes stay
+ * in the region unused. */
+static int make_views(nrt_col_builder *b, const nrt_col_row_writer *w, int64_t k) {
+  char *slots = b->values.data + b->values.used;
+  for (int64_t j = k - 1; j >= 0; j--) {
+    int64_t end, start = 0;
+    memcpy(&end, slots + 8 * j, 8);
+    if (j > 0)
+      memcpy(&start, slots + 8 * (j - 1), 8);
+    int64_t len = end - start;
+    if (len > INT32_MAX)
+      return colb_fail(b, NRT_ERANGE, "row %lld: a string of %lld bytes does not fit a utf8_view",
+                       (long long)(b->length - k + j), (long long)len);
+    uint64_t word[2];
+    if (WORD_VIEWS) {
+      view_words(b, w->row + start, len, w->end, word);
+    } else {
+      nrt_col_view v;
+      memset(&v, 0, sizeof v);
+      v.length = (int32_t)len;
+      if (len <= NRT_COL_VIEW_INLINE)
+        memcpy(v.u.inlined, w->row + start, (size_t)len);
+      else
+        v = ref_view(b, w->row + start, len);
+      memcpy(word, &v, sizeof v);
+    }
+    memcpy(slots + 16 * j, word, sizeof word);
+  }
   return NRT_OK;
 }
 
@@ -329,7 +391,9 @@ int nrt_col_builder_rows_end(nrt_col_builder *b, nrt_col_row_writer *w, const nr
       memcpy(&narrow, (const char *)r->ends + (k - 1) * 4, 4);
       last = narrow;
     }
-    if (r->base != (int64_t)b->data.used || last < r->base || last - r->base > w->pos - w->row) {
+    bool views = b->type == NRT_COL_UTF8_VIEW;
+    int64_t base = views ? 0 : (int64_t)b->data.used;
+    if (r->base != base || last < base || last - base > w->pos - w->row) {
       colb_fail(b, NRT_EINVAL, "row %lld: the ends of %lld rows do not match the bytes written",
                 (long long)b->length, (long long)k);
       return report(b, err);
@@ -340,7 +404,13 @@ int nrt_col_builder_rows_end(nrt_col_builder *b, nrt_col_row_writer *w, const nr
     } else {
       b->length += k;
     }
-    b->data.used = (size_t)last;
+    if (views) {
+      if (make_views(b, w, k))
+        return report(b, err);
+      b->reg_cur = w->row + last;
+    } else {
+      b->data.used = (size_t)last;
+    }
     b->values.used += (size_t)k * colb_value_width(b->type);
   }
   if (prepare(b))

@@ -356,12 +356,11 @@ static int run_each_row(struct apply_job *job, struct apply_chunk *c, nrt_col_bu
 }
 
 /* Whether the chunks go through the loop form (job->write_rows): one utf8 or large_utf8 input
- * without nulls, into a utf8 or large_utf8 output. */
+ * without nulls (a string output, which a writing apply has). */
 static bool rows_form(const struct apply_job *job) {
   const nrt_column *in = job->inputs[0];
   return job->write_rows && job->n_inputs == 1 && !in->validity.data &&
-         (in->type == NRT_COL_UTF8 || in->type == NRT_COL_LARGE_UTF8) &&
-         (job->builder_type == NRT_COL_UTF8 || job->builder_type == NRT_COL_LARGE_UTF8);
+         (in->type == NRT_COL_UTF8 || in->type == NRT_COL_LARGE_UTF8);
 }
 
 /* Rows [i, to) through the loop form: each call of it writes rows until one needs more: a

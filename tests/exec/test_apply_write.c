@@ -3,8 +3,8 @@
  * N threads and any chunking; null results and null inputs; errors (lowest failing row,
  * errors as nulls, a failed room request); bad options; failure injection. Its loop form
  * (write_rows) gives the same column, info and errors as the row function alone, for utf8
- * and large_utf8 inputs and outputs (others go row by row), with rows it leaves to the row
- * function and the string limit passed by a batch's rows. */
+ * and large_utf8 inputs (others go row by row) and every string output, with rows it leaves
+ * to the row function and the string limit passed by a batch's rows. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -285,7 +285,8 @@ static void test_rows_form(void) {
   /* The string limit over a batch's rows: each such row runs again alone. */
   int64_t old = nrt_str_set_max_bytes(150);
   for (int n = 0; n < 2; n++) {
-    struct nrt_exec_options o = {.string_type = NRT_COL_UTF8, .threads = 1, .errors_as_null = 1};
+    struct nrt_exec_options o = {.string_type = n ? NRT_COL_UTF8_VIEW : NRT_COL_UTF8,
+                                 .threads = 1, .errors_as_null = 1};
     compare_rows_form(ins[n], &some, o);
   }
   nrt_str_set_max_bytes(old);
@@ -329,6 +330,9 @@ int main(void) {
   nrt_col_release(in);
   t.in = in = make_input_of(NRT_COL_UTF8, 60, false);
   t.rows = true;
+  t.layout = NRT_COL_UTF8_VIEW;
+  CHECK(check_every_allocation_failure("apply_write rows view", write_trial, &t) > 0);
+  t.layout = NRT_COL_UTF8;
   CHECK(check_every_allocation_failure("apply_write rows 3 threads", write_trial, &t) > 0);
   t.threads = 1;
   CHECK(check_every_allocation_failure("apply_write rows 1 thread", write_trial, &t) > 0);

@@ -1,6 +1,6 @@
 /* The loop form of compiled UDFs (nrt_udf_write_rows_function): applied with it, a UDF gives
- * the same column, info and error as its row function alone, for utf8 and large_utf8 inputs
- * and outputs, 1 and 2 threads, errors stopping or as nulls: None results, raised and caught
+ * the same column, info and error as its row function alone, for utf8 and large_utf8 inputs,
+ * every string output, 1 and 2 threads, errors stopping or as nulls: None results, raised and caught
  * exceptions, failures on most rows, rows that grow the output, substring chains, case
  * mappings of every script, and rows over the string limit alone or only with the rows before
  * them. Which UDFs have a loop form. */
@@ -116,8 +116,10 @@ static void test_same_outcome(void) {
       for (int n = 0; n < 2; n++)
         for (int t = 1; t <= 2; t++)
           for (int e = 0; e < 2; e++) {
+            static const enum nrt_col_type layouts[3] = {NRT_COL_UTF8, NRT_COL_LARGE_UTF8,
+                                                         NRT_COL_UTF8_VIEW};
             struct nrt_exec_options o = {
-                .string_type = (n + t) % 2 ? NRT_COL_UTF8 : NRT_COL_LARGE_UTF8,
+                .string_type = layouts[(n + t + e) % 3],
                 .threads = t, .errors_as_null = e, .chunk_rows = t == 2 ? 500 : 0};
             compare(u, ins[n], o, (int)k);
           }
