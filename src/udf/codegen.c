@@ -933,25 +933,22 @@ static LLVMValueRef load_field(cg *c, LLVMValueRef p, long long off, LLVMTypeRef
   return LLVMBuildLoad2(c->b, t, field_ptr(c, p, off, t), "");
 }
 
-/* Input offset k (an i64 index) of a batch: int64 offsets when wide_in, else int32. */
+/* Element k (an i64 index) of the array of t at p: its address. */
+static LLVMValueRef element_ptr(cg *c, LLVMValueRef p, LLVMTypeRef t, LLVMValueRef k) {
+  return LLVMBuildGEP2(c->b, t, LLVMBuildBitCast(c->b, p, LLVMPointerType(t, 0), ""), &k, 1, "");
+}
+
+/* Input offset k of a batch: int64 offsets when wide_in, else int32. */
 static LLVMValueRef load_offset(cg *c, LLVMValueRef offsets, LLVMValueRef wide_in,
                                 LLVMValueRef k) {
   LLVMBasicBlockRef wide = cg_block(c, "off.wide"), narrow = cg_block(c, "off.narrow"),
                     join = cg_block(c, "off.done");
   LLVMBuildCondBr(c->b, wide_in, wide, narrow);
   cg_at(c, wide);
-  LLVMValueRef w = LLVMBuildLoad2(
-      c->b, c->i64,
-      LLVMBuildGEP2(c->b, c->i64, LLVMBuildBitCast(c->b, offsets, LLVMPointerType(c->i64, 0), ""),
-                    &k, 1, ""),
-      "");
+  LLVMValueRef w = LLVMBuildLoad2(c->b, c->i64, element_ptr(c, offsets, c->i64, k), "");
   LLVMBuildBr(c->b, join);
   cg_at(c, narrow);
-  LLVMValueRef n = LLVMBuildLoad2(
-      c->b, c->i32,
-      LLVMBuildGEP2(c->b, c->i32, LLVMBuildBitCast(c->b, offsets, LLVMPointerType(c->i32, 0), ""),
-                    &k, 1, ""),
-      "");
+  LLVMValueRef n = LLVMBuildLoad2(c->b, c->i32, element_ptr(c, offsets, c->i32, k), "");
   n = LLVMBuildSExt(c->b, n, c->i64, "");
   LLVMBuildBr(c->b, join);
   cg_at(c, join);
@@ -987,8 +984,7 @@ static void emit_rows_write(cg *c, const udf_func *f, LLVMValueRef write_fn) {
       LLVMBuildICmp(c->b, LLVMIntNE, load_field(c, batch, 56, c->i32), zero32, "wide.in");
   LLVMValueRef go_on =
       LLVMBuildICmp(c->b, LLVMIntNE, load_field(c, batch, 60, c->i32), zero32, "go.on");
-  LLVMValueRef nulls = LLVMBuildBitCast(c->b, load_field(c, batch, 64, c->ptr),
-                                        LLVMPointerType(c->i32, 0), "nulls");
+  LLVMValueRef nulls = load_field(c, batch, 64, c->ptr);
   LLVMBasicBlockRef head = cg_block(c, "head"), body = cg_block(c, "body"),
                     written = cg_block(c, "written"), failed = cg_block(c, "failed"),
                     soft = cg_block(c, "soft"), null_row = cg_block(c, "null.row"),
@@ -1044,8 +1040,7 @@ static void emit_rows_write(cg *c, const udf_func *f, LLVMValueRef write_fn) {
   LLVMValueRef rowp = load_field(c, w, 16, c->ptr);
   LLVMValueRef back = LLVMBuildSub(c->b, prev, base, "");
   LLVMBuildStore(c->b, LLVMBuildGEP2(c->b, c->i8, rowp, &back, 1, ""), field_ptr(c, w, 0, c->ptr));
-  LLVMBuildStore(c->b, LLVMBuildTrunc(c->b, k, c->i32, ""),
-                 LLVMBuildGEP2(c->b, c->i32, nulls, &nn, 1, ""));
+  LLVMBuildStore(c->b, LLVMBuildTrunc(c->b, k, c->i32, ""), element_ptr(c, nulls, c->i32, nn));
   LLVMValueRef fail1 = LLVMBuildZExt(c->b, LLVMBuildNot(c->b, isnull, ""), c->i64, "");
   LLVMBuildBr(c->b, record);
 
@@ -1055,19 +1050,13 @@ static void emit_rows_write(cg *c, const udf_func *f, LLVMValueRef write_fn) {
   LLVMValueRef add_failed = cg_phi2(c, c->i64, "", zero, written, fail1, null_row);
   LLVMBuildCondBr(c->b, wide, store64, check32);
   cg_at(c, store64);
-  LLVMBuildStore(c->b, endv,
-                 LLVMBuildGEP2(c->b, c->i64,
-                               LLVMBuildBitCast(c->b, ends, LLVMPointerType(c->i64, 0), ""), &k,
-                               1, ""));
+  LLVMBuildStore(c->b, endv, element_ptr(c, ends, c->i64, k));
   LLVMBuildBr(c->b, next);
   cg_at(c, check32);
   LLVMBuildCondBr(c->b, LLVMBuildICmp(c->b, LLVMIntSGT, endv, cg_i64(c, INT32_MAX), ""), early,
                   store32);
   cg_at(c, store32);
-  LLVMBuildStore(c->b, LLVMBuildTrunc(c->b, endv, c->i32, ""),
-                 LLVMBuildGEP2(c->b, c->i32,
-                               LLVMBuildBitCast(c->b, ends, LLVMPointerType(c->i32, 0), ""), &k,
-                               1, ""));
+  LLVMBuildStore(c->b, LLVMBuildTrunc(c->b, endv, c->i32, ""), element_ptr(c, ends, c->i32, k));
   LLVMBuildBr(c->b, next);
   cg_at(c, next);
   LLVMValueRef nn1 = LLVMBuildAdd(c->b, nn, add_null, "");

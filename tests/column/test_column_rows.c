@@ -1,7 +1,7 @@
 /* Writing many rows without a call per row (nrt_col_builder_rows_begin / rows_end): utf8,
- * large_utf8 and utf8_view, batches of 1 to 300 rows written in pieces that make the data buffer grow
- * mid-batch, null rows listed (the first ones creating the bitmap), bytes past the last row
- * dropped, ordinary appends between batches; compared with the same rows appended the
+ * large_utf8 and utf8_view, batches of 1 to 300 rows written in pieces that make the data
+ * buffer grow mid-batch, null rows listed (the first ones creating the bitmap), bytes past the
+ * last row dropped, ordinary appends between batches; compared with the same rows appended the
  * ordinary way. Then the errors: wrong builders, ends or null lists, the string limit over a
  * batch's rows, and every allocation failure. */
 #include "colgen.h"

@@ -1,7 +1,7 @@
 /* The loop form of compiled UDFs (nrt_udf_write_rows_function): applied with it, a UDF gives
  * the same column, info and error as its row function alone, for utf8 and large_utf8 inputs,
- * every string output, 1 and 2 threads, errors stopping or as nulls: None results, raised and caught
- * exceptions, failures on most rows, rows that grow the output, substring chains, case
+ * every string output, 1 and 2 threads, errors stopping or as nulls: None results, raised and
+ * caught exceptions, failures on most rows, rows that grow the output, substring chains, case
  * mappings of every script, and rows over the string limit alone or only with the rows before
  * them. Which UDFs have a loop form. */
 #include <stdio.h>
