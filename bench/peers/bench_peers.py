@@ -19,6 +19,7 @@ import pyarrow as pa
 import corpora
 import engines
 import floor
+import idle
 import report
 import udfs
 
@@ -36,33 +37,6 @@ def _list(text, allowed, what):
 
 def _load():
     return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
-
-
-def _idle_fraction(window):
-    """The share of the machine's CPU time spent idle over `window` seconds (/proc/stat)."""
-    def sample():
-        with open("/proc/stat") as f:
-            ticks = [int(x) for x in f.readline().split()[1:]]
-        return ticks[3] + ticks[4], sum(ticks)  # idle + iowait, all
-    i0, t0 = sample()
-    time.sleep(window)
-    i1, t1 = sample()
-    return (i1 - i0) / max(1, t1 - t0)
-
-
-def settle(limit=20.0):
-    """Waits until the CPUs are idle (90% over two quarter-second windows in a row), at most
-    `limit` seconds: a worker's threads must not share the cores with the work the previous
-    worker left behind (its memory returned to the kernel, reclaimed in the background).
-    Returns the seconds waited."""
-    started = time.perf_counter()
-    if not os.path.exists("/proc/stat"):
-        time.sleep(1.0)
-        return 1.0
-    calm = 0
-    while calm < 2 and time.perf_counter() - started < limit:
-        calm = calm + 1 if _idle_fraction(0.25) >= 0.9 else 0
-    return time.perf_counter() - started
 
 
 def measure(a, threads, names, chosen, which):
@@ -95,7 +69,7 @@ def measure(a, threads, names, chosen, which):
             run["fresh_floor"][c] = fl.median_s(cols[c], 1, a.runs, fresh=True)
         del cols, table
         for t in threads:
-            waited = settle()
+            waited = idle.settle()
             print(f"bench_peers: {t} thread{'s' if t > 1 else ''} (after {waited:.1f} s for "
                   f"idle CPUs)...", file=sys.stderr, flush=True)
             # No engine here uses BLAS: numpy's OpenBLAS threads would only spin on the cores.

@@ -14,6 +14,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 import engines
+import idle
 import udfs
 
 
@@ -64,6 +65,9 @@ def main():
     for corpus in corpora.column_names:
         arr = corpora.column(corpus).chunk(0)
         data = {e.name: e.load(arr) for e in made}
+        waited = idle.settle()  # the engines' loading may leave work running on the cores
+        print(f"  {threads} thread(s): {corpus} loaded, {waited:.1f} s for idle CPUs",
+              file=sys.stderr, flush=True)
         for udf in chosen:
             forms = {e.name: e.form(udf, data[e.name]) for e in made}
             wall = {n: [] for n, f in forms.items() if f}
