@@ -855,6 +855,17 @@ static void emit_func(cg *c, const udf_func *f, LLVMValueRef llfn, bool write) {
   free_locals(c, f);
 }
 
+/* A field of type t at byte offset off of the struct at p. */
+static LLVMValueRef field_ptr(cg *c, LLVMValueRef p, long long off, LLVMTypeRef t) {
+  LLVMValueRef o = cg_i64(c, off);
+  return LLVMBuildBitCast(c->b, LLVMBuildGEP2(c->b, c->i8, p, &o, 1, ""), LLVMPointerType(t, 0),
+                          "");
+}
+
+static LLVMValueRef load_field(cg *c, LLVMValueRef p, long long off, LLVMTypeRef t) {
+  return LLVMBuildLoad2(c->b, t, field_ptr(c, p, off, t), "");
+}
+
 /* Adds a row wrapper `name` (i32 (i8* ctx, nrt_value* args, i8* out, nrt_error* err)) with
  * its entry block, and loads the entry's arguments from args into callargs after the error
  * slot (callargs[0]). Returns the number of callargs filled. */
@@ -872,18 +883,11 @@ static int begin_row(cg *c, const udf_func *f, const char *name, LLVMValueRef *c
   for (int i = 0; i < f->nparams; i++) {
     udf_type t = udf_type_base(f->params[i]->type);
     long long base = (long long)i * (long long)sizeof(nrt_value) + 8;
-    LLVMValueRef off = cg_i64(c, base);
-    LLVMValueRef p = LLVMBuildGEP2(c->b, c->i8, args, &off, 1, "");
     LLVMValueRef v;
     if (t == UDF_TY_STR) {
       /* A borrowed view: the MemInfo is NULL by contract (known to the optimiser). */
-      LLVMValueRef off16 = cg_i64(c, base + 8), off24 = cg_i64(c, base + 16);
-      LLVMValueRef pd = LLVMBuildGEP2(c->b, c->i8, args, &off16, 1, "");
-      LLVMValueRef pl = LLVMBuildGEP2(c->b, c->i8, args, &off24, 1, "");
-      LLVMValueRef pdp = LLVMBuildBitCast(c->b, pd, LLVMPointerType(c->ptr, 0), "");
-      LLVMValueRef data = LLVMBuildLoad2(c->b, c->ptr, pdp, "");
-      LLVMValueRef len = LLVMBuildLoad2(
-          c->b, c->i64, LLVMBuildBitCast(c->b, pl, LLVMPointerType(c->i64, 0), ""), "");
+      LLVMValueRef data = load_field(c, args, base + 8, c->ptr);
+      LLVMValueRef len = load_field(c, args, base + 16, c->i64);
       /* Two loads, as the apply's two stores of the row's bytes and length: merged into one
        * 16-byte load (the backend does, when the pair is copied into a local string), it
        * cannot be forwarded from those stores and waits for them to reach the cache, a dozen
@@ -892,10 +896,9 @@ static int begin_row(cg *c, const udf_func *f, const char *name, LLVMValueRef *c
       LLVMSetVolatile(len, 1);
       v = cg_str_make(c, cg_null(c), data, len);
     } else if (t == UDF_TY_BOOL) {
-      v = cg_bool_of_c(c, LLVMBuildLoad2(c->b, c->i8, p, ""));
+      v = cg_bool_of_c(c, load_field(c, args, base, c->i8));
     } else {
-      LLVMTypeRef lt = cg_llty(c, t);
-      v = LLVMBuildLoad2(c->b, lt, LLVMBuildBitCast(c->b, p, LLVMPointerType(lt, 0), ""), "");
+      v = load_field(c, args, base, cg_llty(c, t));
     }
     callargs[n++] = v;
   }
@@ -920,17 +923,6 @@ static void emit_row_write(cg *c, const udf_func *f, LLVMValueRef write_fn) {
                                    (unsigned)n, "status");
   always_inline(c, write_fn);
   LLVMBuildRet(c->b, st);
-}
-
-/* A field of type t at byte offset off of the struct at p. */
-static LLVMValueRef field_ptr(cg *c, LLVMValueRef p, long long off, LLVMTypeRef t) {
-  LLVMValueRef o = cg_i64(c, off);
-  return LLVMBuildBitCast(c->b, LLVMBuildGEP2(c->b, c->i8, p, &o, 1, ""), LLVMPointerType(t, 0),
-                          "");
-}
-
-static LLVMValueRef load_field(cg *c, LLVMValueRef p, long long off, LLVMTypeRef t) {
-  return LLVMBuildLoad2(c->b, t, field_ptr(c, p, off, t), "");
 }
 
 /* Element k (an i64 index) of the array of t at p: its address. */
